@@ -38,7 +38,7 @@ const LIBCLANG_15: &str = "/usr/lib/llvm-15/lib";
 /// comment a declaration takes), so the generated code would depend on what else the machine
 /// has installed (`clang-19` for tools/tsan.sh, say).
 pub fn load_libclang() -> Result<()> {
-    if clang_sys::is_loaded() {
+    if is_loaded() {
         return Ok(());
     }
     static PIN: std::sync::Once = std::sync::Once::new();
@@ -53,7 +53,7 @@ pub fn load_libclang() -> Result<()> {
             std::env::set_var("LIBCLANG_PATH", LIBCLANG_15);
         }
     });
-    clang_sys::load().map_err(|e| {
+    load().map_err(|e| {
         anyhow::anyhow!(
             "{e}\nInstall libclang (Debian: apt-get install libclang-15-dev) or set LIBCLANG_PATH"
         )

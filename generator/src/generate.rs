@@ -31,7 +31,12 @@ pub struct Inputs<'a> {
 
 /// Parses and renders the release's libraries (those of `libs`, or all), writing `<lib>.rs`
 /// and `<lib>.ir.json.gz` of each, and the release's manifest.
-pub fn generate(release: &Release, libs: Option<&str>, inputs: &Inputs, out: &Path) -> Result<()> {
+pub fn generate(
+    release: &Release,
+    libs: Option<&str>,
+    inputs: &Inputs<'_>,
+    out: &Path,
+) -> Result<()> {
     let version = &release.release;
     let dir = out.join(format!("rocm-{version}"));
     std::fs::create_dir_all(&dir)?;
@@ -81,8 +86,8 @@ pub fn generate(release: &Release, libs: Option<&str>, inputs: &Inputs, out: &Pa
 /// Renders library `name` into `dir`: its Rust module, stub and IR.
 fn generate_one(
     name: &str,
-    inputs: &Inputs,
-    libraries: &mut Libraries,
+    inputs: &Inputs<'_>,
+    libraries: &mut Libraries<'_>,
     dir: &Path,
     command: &str,
 ) -> Result<()> {
@@ -130,8 +135,8 @@ fn generate_one(
 /// Resolves and renders an alias spec (the CUDA names) into `dir`.
 fn generate_aliases(
     spec: &aliases::AliasSpec,
-    inputs: &Inputs,
-    libraries: &mut Libraries,
+    inputs: &Inputs<'_>,
+    libraries: &mut Libraries<'_>,
     dir: &Path,
     command: &str,
 ) -> Result<()> {
@@ -191,9 +196,9 @@ fn write_cuda_stubs(
     set: &ir::AliasSet,
     modules: &[Library],
     stubs: &aliases::StubsSpec,
-    libraries: &Libraries,
+    libraries: &Libraries<'_>,
     dir: &Path,
-    inputs: &Inputs,
+    inputs: &Inputs<'_>,
     command: &str,
 ) -> Result<()> {
     let mut libs = Vec::new();

@@ -100,7 +100,11 @@ pub fn parse_library(spec: &Spec, include_dir: &Path, release: &str) -> Result<L
 }
 
 /// Parses a header set once and returns the IR of each part, in order.
-pub fn parse_headers(set: &HeaderSet, parts: &[Part], release: &str) -> Result<Vec<Library>> {
+pub fn parse_headers(
+    set: &HeaderSet<'_>,
+    parts: &[Part<'_>],
+    release: &str,
+) -> Result<Vec<Library>> {
     let source = wrapper_source(set)?;
     let args = compiler_args(set);
     let tu = if set.bodies {
@@ -169,7 +173,7 @@ fn headers_dir(spec: &Spec, include_dir: &Path) -> Result<PathBuf> {
 }
 
 /// Writes a source file that includes every header of the set.
-fn wrapper_source(set: &HeaderSet) -> Result<PathBuf> {
+fn wrapper_source(set: &HeaderSet<'_>) -> Result<PathBuf> {
     let ext = if set.language == "c++" { "cpp" } else { "c" };
     let path = crate::clang::temp_source_path(set.name, ext);
     let mut body = set.prelude.to_string();
@@ -180,7 +184,7 @@ fn wrapper_source(set: &HeaderSet) -> Result<PathBuf> {
 }
 
 /// Compiler arguments for libclang.
-fn compiler_args(set: &HeaderSet) -> Vec<String> {
+fn compiler_args(set: &HeaderSet<'_>) -> Vec<String> {
     let mut args = vec!["-x".to_string(), set.language.to_string()];
     args.extend(
         set.include_dirs
@@ -253,7 +257,12 @@ struct Walker {
 
 impl Walker {
     /// Prepares a walk for a spec.
-    fn new(set: &HeaderSet, part: &Part, roots: Vec<PathBuf>, release: &str) -> Result<Self> {
+    fn new(
+        set: &HeaderSet<'_>,
+        part: &Part<'_>,
+        roots: Vec<PathBuf>,
+        release: &str,
+    ) -> Result<Self> {
         Ok(Walker {
             name: part.name.to_string(),
             headers: set.headers.to_vec(),
@@ -285,7 +294,7 @@ impl Walker {
     }
 
     /// Whether a cursor is declared in a bound header.
-    fn is_bound(&mut self, c: &Cursor) -> bool {
+    fn is_bound(&mut self, c: &Cursor<'_>) -> bool {
         let Some(file) = c.file() else { return false };
         if let Some(b) = self.file_bound.get(&file) {
             return *b;
@@ -313,7 +322,7 @@ impl Walker {
     }
 
     /// First pass: names of records, enums and typedefs; second pass: everything else.
-    fn collect(&mut self, root: Cursor) {
+    fn collect(&mut self, root: Cursor<'_>) {
         let decls = flatten(root);
         // Types of every header are named (hipblas refers to hip's hipStream_t), but only
         // bound headers contribute handles of their own.
@@ -344,7 +353,7 @@ impl Walker {
     }
 
     /// Records API names of records and enums, typedef aliases and handle typedefs.
-    fn name_types(&mut self, c: &Cursor, bound: bool) {
+    fn name_types(&mut self, c: &Cursor<'_>, bound: bool) {
         match c.kind() {
             CursorKind::Struct | CursorKind::Union | CursorKind::Enum => {
                 let name = c.spelling();
@@ -379,7 +388,7 @@ impl Walker {
     }
 
     /// A typedef of a pointer: a handle class, or an alias of `Pointer` for `void *`.
-    fn pointer_typedef(&mut self, name: &str, canon: Type, bound: bool) {
+    fn pointer_typedef(&mut self, name: &str, canon: Type<'_>, bound: bool) {
         let pointee = canon.pointee().canonical();
         match pointee.kind() {
             TypeKind::Record => {
@@ -429,7 +438,7 @@ impl Walker {
     }
 
     /// The API name of a record or enum declaration.
-    fn record_name(&self, c: &Cursor) -> String {
+    fn record_name(&self, c: &Cursor<'_>) -> String {
         let key = c.ty().canonical().spelling();
         self.type_names
             .get(&key)
@@ -438,7 +447,7 @@ impl Walker {
     }
 
     /// Collects an enum, or its members as constants when it has no name.
-    fn enum_decl(&mut self, c: &Cursor) {
+    fn enum_decl(&mut self, c: &Cursor<'_>) {
         if !c.is_definition() {
             return;
         }
@@ -475,7 +484,7 @@ impl Walker {
     }
 
     /// Collects a record and, first, the anonymous and nested records inside it.
-    fn record_decl(&mut self, c: &Cursor, name: &str, anonymous: bool) {
+    fn record_decl(&mut self, c: &Cursor<'_>, name: &str, anonymous: bool) {
         if self.record_seen.contains(name) || !self.record_filter.accepts(name) {
             return;
         }
@@ -522,7 +531,7 @@ impl Walker {
 
     /// Collects a record defined inside record `name` (of type `ty`), named
     /// `<name>_<kind>_<n>` where it is anonymous, else `<name>_<tag>`.
-    fn nested_record(&mut self, child: &Cursor, name: &str, ty: Type, m: &mut Members) {
+    fn nested_record(&mut self, child: &Cursor<'_>, name: &str, ty: Type<'_>, m: &mut Members) {
         if let Some((at, nested_name)) = m.pending.take() {
             self.flatten_member(ty, &nested_name, &mut m.fields, at);
         }
@@ -552,7 +561,7 @@ impl Walker {
 
     /// Collects a field of a record (of type `ty`), after the fields of the pending anonymous
     /// member unless the field is of that member's type (it names the member then).
-    fn member_field(&self, child: &Cursor, ty: Type, m: &mut Members) {
+    fn member_field(&self, child: &Cursor<'_>, ty: Type<'_>, m: &mut Members) {
         let fname = child.spelling();
         let fty = self.convert(child.ty());
         if let Some((at, nested_name)) = m.pending.take() {
@@ -575,7 +584,7 @@ impl Walker {
     }
 
     /// Inserts at `at` the fields of anonymous member `member`, at their offsets in `parent`.
-    fn flatten_member(&self, parent: Type, member: &str, fields: &mut Vec<Field>, at: usize) {
+    fn flatten_member(&self, parent: Type<'_>, member: &str, fields: &mut Vec<Field>, at: usize) {
         let Some(rec) = self.records.iter().find(|r| r.name == member) else {
             return;
         };
@@ -591,7 +600,7 @@ impl Walker {
     }
 
     /// Collects a function declaration.
-    fn function_decl(&mut self, c: &Cursor) {
+    fn function_decl(&mut self, c: &Cursor<'_>) {
         let symbol = c.spelling();
         // Declarations of an inline function before its definition do not count.
         if self.inline_functions && !c.is_static() {
@@ -676,7 +685,7 @@ impl Walker {
     }
 
     /// Converts a libclang type into the IR's `CType`.
-    fn convert(&self, ty: Type) -> CType {
+    fn convert(&self, ty: Type<'_>) -> CType {
         match ty.kind() {
             TypeKind::Typedef => self.convert_typedef(ty),
             TypeKind::Elaborated => self.convert(ty.named()),
@@ -706,7 +715,7 @@ impl Walker {
     }
 
     /// A typedef: the handle class of a pointer typedef, else the type it names.
-    fn convert_typedef(&self, ty: Type) -> CType {
+    fn convert_typedef(&self, ty: Type<'_>) -> CType {
         let name = ty.declaration().spelling();
         if let Some(class) = self.handle_of_typedef.get(&name) {
             // Where the pointee record has fields, `class` is that record's class.
@@ -718,7 +727,7 @@ impl Walker {
     }
 
     /// A record or enum, by the name given to it (else its declaration's).
-    fn convert_named(&self, ty: Type) -> CType {
+    fn convert_named(&self, ty: Type<'_>) -> CType {
         let canon = ty.canonical();
         let key = canon.spelling();
         let name = self
@@ -739,7 +748,7 @@ impl Walker {
     }
 
     /// A pointer: to `void` where it points at a function or an undefined struct.
-    fn convert_pointer(&self, ty: Type) -> CType {
+    fn convert_pointer(&self, ty: Type<'_>) -> CType {
         let pointee = ty.pointee();
         let canon = pointee.canonical();
         // Function pointers, and pointers to structs no header defines (LLVM's
@@ -900,7 +909,7 @@ impl Walker {
 }
 
 /// An integer type: unsupported where wider than 64 bits.
-fn convert_int(ty: Type) -> CType {
+fn convert_int(ty: Type<'_>) -> CType {
     let size = ty.size().unwrap_or(4) as u8;
     if size > 8 {
         return CType::Unsupported {
@@ -944,7 +953,7 @@ fn rename_in_type(ty: &mut CType, renames: &HashMap<String, String>) {
 
 /// Top-level declarations, looking inside `extern "C"` blocks and namespaces (LLVM's
 /// `llvm::amdhsa` of the kernel descriptor header).
-fn flatten(root: Cursor) -> Vec<Cursor> {
+fn flatten(root: Cursor<'_>) -> Vec<Cursor<'_>> {
     let mut out = Vec::new();
     for c in root.children() {
         if matches!(c.kind(), CursorKind::LinkageSpec | CursorKind::Namespace) {

@@ -229,7 +229,7 @@ impl Imported {
 /// run (a value C wrote needs no range check).
 pub fn int_of_class(cls: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     let py = cls.py();
-    let ty = cls.downcast::<pyo3::types::PyType>()?;
+    let ty = cls.downcast::<PyType>()?;
     if !ty.is_subclass_of::<pyo3::types::PyInt>()? {
         return Err(pyo3::exceptions::PyTypeError::new_err(format!(
             "{} is not a subclass of int",

@@ -367,7 +367,7 @@ pub fn parse_modules(
         type_renames: false,
         filters: crate::parse::Filters::all(),
     };
-    let parts: Vec<crate::parse::Part> = modules
+    let parts: Vec<crate::parse::Part<'_>> = modules
         .iter()
         .map(|(m, files)| crate::parse::Part {
             name: m,
@@ -509,7 +509,7 @@ pub type HipFunctions<'a> = HashMap<&'a str, (&'a str, &'a Function)>;
 fn plan(
     version: &str,
     funcs: &[RawFunction],
-    hip: &HipFunctions,
+    hip: &HipFunctions<'_>,
     spec: &ConventionsSpec,
     rules: &Rules,
     reshaped: &dyn Fn(&str) -> bool,
@@ -768,7 +768,7 @@ impl PlanCtx<'_> {
     }
 
     /// The stub of a joined function, with why.
-    fn stub(&self, j: &Joined, why: &str) -> Stub {
+    fn stub(&self, j: &Joined<'_>, why: &str) -> Stub {
         let f = j.f;
         Stub {
             cuda: f.name.clone(),
@@ -783,7 +783,7 @@ impl PlanCtx<'_> {
 
     /// The adapter of a joined function over HIP function `h` (not a direct call), HIP's
     /// function itself where the two are the same, or why they do not join.
-    fn adapted(&self, j: Joined, module: &str, h: &Function) -> Planned {
+    fn adapted(&self, j: Joined<'_>, module: &str, h: &Function) -> Planned {
         // HIP's returned values, in order, by HIP parameter index.
         let hip_outs: Vec<usize> = (0..h.params.len())
             .filter(|&k| !hip_takes(&h.params[k]))
@@ -812,7 +812,7 @@ impl PlanCtx<'_> {
 
     /// HIP's arguments: each HIP input from a CUDA input, a struct or cell the adapter
     /// makes for a CUDA output, or zero.
-    fn adapter_args(&self, j: &Joined, h: &Function) -> ArgPlan {
+    fn adapter_args(&self, j: &Joined<'_>, h: &Function) -> ArgPlan {
         let f = j.f;
         let mut hip_to_cuda = vec![None; h.params.len()];
         for (c, hj) in j.map.iter().enumerate() {
@@ -863,7 +863,7 @@ impl PlanCtx<'_> {
     /// adapter made; or why HIP has none.
     fn adapter_result(
         &self,
-        j: &Joined,
+        j: &Joined<'_>,
         c: usize,
         p: &RawParam,
         h: &Function,
@@ -901,7 +901,7 @@ impl PlanCtx<'_> {
     /// none converted.
     fn is_identity(
         &self,
-        j: &Joined,
+        j: &Joined<'_>,
         h: &Function,
         args: &[AdapterArg],
         results: &[AdapterResult],
@@ -954,7 +954,7 @@ fn include_guard(text: &str) -> Option<String> {
 /// parameter HIP lacks a pointer or an integer (passed on only as NULL or 0).
 fn c_call(
     f: &RawFunction,
-    h: &crate::ir::Function,
+    h: &Function,
     map: &[Option<usize>],
     is_location: &dyn Fn(&RawParam) -> bool,
     reshaped: &dyn Fn(&str) -> bool,
@@ -1253,8 +1253,8 @@ impl DirectPlanner<'_> {
 pub fn generate(
     spec: &ConventionsSpec,
     cuda_headers: &Path,
-    hip: &HipFunctions,
-    hip_records: &crate::cuda::reshape::HipRecords,
+    hip: &HipFunctions<'_>,
+    hip_records: &crate::cuda::reshape::HipRecords<'_>,
 ) -> Result<Vec<ApiConventions>> {
     let rules = Rules::new(spec)?;
     spec.apis

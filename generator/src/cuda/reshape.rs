@@ -44,7 +44,7 @@ impl<'a> HipRecords<'a> {
 
 /// Each reshaped CUDA record (by its cuda-python name) with why: the fields HIP's
 /// counterpart lacks or holds in another shape.
-pub fn reshaped(types: &CudaTypes, hip: &HipRecords) -> BTreeMap<String, Vec<String>> {
+pub fn reshaped(types: &CudaTypes, hip: &HipRecords<'_>) -> BTreeMap<String, Vec<String>> {
     let by_name: HashMap<&str, &CudaRecord> =
         types.records.iter().map(|r| (r.name.as_str(), r)).collect();
     let mut memo = HashMap::new();
@@ -67,7 +67,7 @@ fn differences(
     c: &CudaRecord,
     h: &Record,
     cuda: &HashMap<&str, &CudaRecord>,
-    hip: &HipRecords,
+    hip: &HipRecords<'_>,
     memo: &mut HashMap<(String, String), bool>,
 ) -> Vec<String> {
     let mut why = Vec::new();
@@ -88,7 +88,7 @@ fn same_shape(
     c: &CudaFieldType,
     h: &CType,
     cuda: &HashMap<&str, &CudaRecord>,
-    hip: &HipRecords,
+    hip: &HipRecords<'_>,
     memo: &mut HashMap<(String, String), bool>,
 ) -> bool {
     match (c, h) {

@@ -166,20 +166,19 @@ pub struct ApiConventions {
     /// (with why): the CUDA name is the HIP object, called as HIP's bindings call it.
     pub mismatched: Vec<(String, String)>,
     /// CUDA status type → the member that says "not supported".
-    pub not_supported: std::collections::BTreeMap<String, String>,
+    pub not_supported: BTreeMap<String, String>,
     /// Attribute enum → member → the C type of the value it stands for (`i32`), where it is
     /// not 64 unsigned bits: how cuda-python types an attribute's value.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub attribute_types:
-        std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
+    pub attribute_types: BTreeMap<String, BTreeMap<String, String>>,
     /// cuda-python module → the struct it gives a memory location in, where HIP takes a
     /// device ordinal.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub location_types: std::collections::BTreeMap<String, LocationType>,
+    pub location_types: BTreeMap<String, LocationType>,
     /// cuda-python module → the include guards of the CUDA headers its Cython `.pxd` stands
     /// for (`__CUDA_RUNTIME_API_H__`).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub include_guards: std::collections::BTreeMap<String, Vec<String>>,
+    pub include_guards: BTreeMap<String, Vec<String>>,
     /// The enums, handles and handle constants CUDA's headers declare.
     #[serde(default)]
     pub types: CudaTypes,

@@ -263,7 +263,7 @@ impl FnCtx<'_> {
     }
 
     /// The status a function returns, as its first output.
-    fn status_output(&self, b: &mut FnBuild) -> Result<()> {
+    fn status_output(&self, b: &mut FnBuild<'_>) -> Result<()> {
         let ty = self
             .types
             .local_ref(self.status_idx.context("status index")?);
@@ -277,7 +277,7 @@ impl FnCtx<'_> {
     }
 
     /// The outputs of a function returning no status: the success member, then its value.
-    fn value_outputs(&self, b: &mut FnBuild) -> Result<()> {
+    fn value_outputs(&self, b: &mut FnBuild<'_>) -> Result<()> {
         let f = b.f;
         let status = self.status.unwrap_or_default();
         // The success member goes first where the result is a value (hip-python's
@@ -321,7 +321,7 @@ impl FnCtx<'_> {
     /// C argument.
     fn param(
         &self,
-        b: &mut FnBuild,
+        b: &mut FnBuild<'_>,
         p: &crate::ir::Param,
         mirrors: &mut BTreeMap<String, MirrorModel>,
     ) -> Result<()> {
@@ -357,7 +357,7 @@ impl FnCtx<'_> {
     /// value of the pointee's type (converted and returned).
     fn out_param(
         &self,
-        b: &mut FnBuild,
+        b: &mut FnBuild<'_>,
         p: &crate::ir::Param,
         c: &str,
         mirrors: &mut BTreeMap<String, MirrorModel>,
@@ -414,7 +414,7 @@ impl FnCtx<'_> {
     }
 
     /// A string output: a buffer of the size parameter's length, returned as bytes.
-    fn out_string_param(&self, b: &mut FnBuild, p: &crate::ir::Param, c: &str) -> Result<()> {
+    fn out_string_param(&self, b: &mut FnBuild<'_>, p: &crate::ir::Param, c: &str) -> Result<()> {
         let len = rust_name(p.size_param.as_deref().context("out_string size")?);
         b.m.prep.push(Prep::OutStringBuffer {
             c: c.to_string(),
@@ -433,7 +433,7 @@ impl FnCtx<'_> {
     /// The handle destroyed: its Python object is kept to be marked.
     fn destroyed_handle(
         &self,
-        b: &mut FnBuild,
+        b: &mut FnBuild<'_>,
         p: &crate::ir::Param,
         arg: String,
         c: &str,
@@ -475,7 +475,7 @@ impl FnCtx<'_> {
     /// A string free function (`LLVMDisposeMessage`): given one of the copies the bindings
     /// return, nothing to free; given other Python memory, a TypeError rather than a free()
     /// of it.
-    fn freed_string(&self, b: &mut FnBuild, p: &crate::ir::Param, arg: String, c: &str) {
+    fn freed_string(&self, b: &mut FnBuild<'_>, p: &crate::ir::Param, arg: String, c: &str) {
         b.m.stub_params
             .push(python_types::param(&p.name, &p.ty, p.usage));
         b.m.prep.push(Prep::FreedString {
@@ -492,7 +492,7 @@ impl FnCtx<'_> {
     /// A `void *` typedef handle (`hipsparseHandle_t`) by value.
     fn opaque_param(
         &self,
-        b: &mut FnBuild,
+        b: &mut FnBuild<'_>,
         p: &crate::ir::Param,
         arg: String,
         c: &str,
@@ -511,7 +511,7 @@ impl FnCtx<'_> {
     /// A pointer passed by reference or as it is.
     fn by_ref_param(
         &self,
-        b: &mut FnBuild,
+        b: &mut FnBuild<'_>,
         p: &crate::ir::Param,
         arg: String,
         c: &str,
@@ -537,7 +537,7 @@ impl FnCtx<'_> {
     /// An input by value (an integer, a string, a struct, ...).
     fn value_param(
         &self,
-        b: &mut FnBuild,
+        b: &mut FnBuild<'_>,
         p: &crate::ir::Param,
         usage: Usage,
         arg: String,
@@ -564,7 +564,7 @@ impl FnCtx<'_> {
     }
 
     /// The model with its results, their shape, its docstring and stub.
-    fn finish(&self, b: FnBuild) -> FunctionModel {
+    fn finish(&self, b: FnBuild<'_>) -> FunctionModel {
         let FnBuild { f, mut m, outs, .. } = b;
         m.plain = self.plain_results && outs.outs.len() <= 1;
         m.shared = !m.plain

@@ -358,7 +358,7 @@ pub fn module_model(
 /// definition to be mirrored; without one the function cannot be called correctly.
 fn callable_functions(
     lib: &Library,
-    ctx: &FnCtx,
+    ctx: &FnCtx<'_>,
     records: &HashMap<&str, &Record>,
     mirrors: &mut BTreeMap<String, MirrorModel>,
 ) -> Result<(Vec<FunctionModel>, Vec<Skipped>)> {

@@ -477,7 +477,7 @@ impl<'de> Deserialize<'de> for ParamRules {
         struct Rules;
         impl<'de> serde::de::Visitor<'de> for Rules {
             type Value = ParamRules;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str("a mapping from `function.param` regexes to rules")
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(

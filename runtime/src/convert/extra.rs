@@ -127,7 +127,7 @@ fn pack_into(items: &Bound<'_, PyAny>, buf: &mut Vec<u64>) -> PyResult<usize> {
         // looks up `__instancecheck__` on ctypes' metaclass.
         if let Ok(p) = item.downcast::<Pointer>() {
             addr = p.get().addr();
-            (size, align, guard) = (8, std::mem::align_of::<usize>(), None);
+            (size, align, guard) = (8, align_of::<usize>(), None);
         } else if let Some((s, a)) = ctypes_layout(&item)? {
             let g = BufferGuard::try_new(&item, false)?
                 .ok_or_else(|| PyTypeError::new_err("ctypes value without a buffer"))?;
@@ -148,7 +148,7 @@ fn pack_into(items: &Bound<'_, PyAny>, buf: &mut Vec<u64>) -> PyResult<usize> {
             addr = PtrArg::convert(&item, false)
                 .map_err(|e| PyTypeError::new_err(format!("extra[{i}]: {}", e.value(py))))?
                 .addr;
-            (size, align, guard) = (8, std::mem::align_of::<usize>(), None);
+            (size, align, guard) = (8, align_of::<usize>(), None);
         }
         let start = len.next_multiple_of(align.max(1));
         let end = start + size;

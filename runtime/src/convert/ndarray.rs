@@ -63,7 +63,7 @@ static ELSIZE_LAYOUT: AtomicUsize = AtomicUsize::new(0);
 
 /// The object header's size: 16 bytes, 32 in the free-threaded build (its owner thread and
 /// split reference counts), which every offset past it moves with.
-const HEAD: usize = std::mem::size_of::<ffi::PyObject>();
+const HEAD: usize = size_of::<ffi::PyObject>();
 
 /// The item size of an array's descriptor under `layout`.
 ///

@@ -121,7 +121,7 @@ impl CStrArrayArg {
         match &self._ptr {
             None => Some(self._strings.len()),
             Some(p) if p.addr == 0 => Some(0),
-            Some(p) => p.buffer_len().map(|n| n / std::mem::size_of::<usize>()),
+            Some(p) => p.buffer_len().map(|n| n / size_of::<usize>()),
         }
     }
 }

@@ -212,7 +212,7 @@ fn copy_field(
 /// The size of a value both kinds hold as the same bytes, if they do.
 fn same_bytes(a: &FieldKind, b: &FieldKind) -> Option<usize> {
     use FieldKind::*;
-    let word = std::mem::size_of::<usize>();
+    let word = size_of::<usize>();
     let scalar = |k: &FieldKind| match k {
         Int { size, .. } | Float { size } | Enum { size, .. } => Some(*size as usize),
         Bool => Some(1),

@@ -526,7 +526,7 @@ fn elem_size(reg: &'static dyn FieldTypes, kind: &FieldKind) -> PyResult<usize> 
         FieldKind::Handle(_)
         | FieldKind::Pointer
         | FieldKind::Address { .. }
-        | FieldKind::KernelParams => std::mem::size_of::<usize>(),
+        | FieldKind::KernelParams => size_of::<usize>(),
         FieldKind::Chars(len) | FieldKind::Text(len) | FieldKind::Bytes(len) => *len,
         FieldKind::Array { len, stride, .. } => len * stride,
         FieldKind::Record(ty) => match reg.def(*ty) {

@@ -115,7 +115,7 @@ impl<'py> HandleRef<'py> {
     pub fn item_count(&self) -> Option<usize> {
         match &self.other {
             Some(p) if p.addr == 0 => Some(0),
-            Some(p) => p.buffer_len().map(|n| n / std::mem::size_of::<usize>()),
+            Some(p) => p.buffer_len().map(|n| n / size_of::<usize>()),
             None if self.handle.is_none() => Some(self.array.len()),
             None => Some(1),
         }

@@ -89,7 +89,7 @@ pub struct ShimPaths<'a> {
 pub fn write_over_cuda(
     spec_path: &Path,
     irs: &[PathBuf],
-    paths: &ShimPaths,
+    paths: &ShimPaths<'_>,
     exclude_from: Option<&Path>,
     out: &Path,
 ) -> Result<()> {

@@ -597,7 +597,7 @@ fn status_enum_name(lib: &Library, status_enum: &str) -> Result<String> {
 fn status_model(
     cuda: &CudaLibrarySpec,
     status_name: &str,
-    hip_members: &HipMembers,
+    hip_members: &HipMembers<'_>,
 ) -> Result<StatusModel> {
     let member_value = |m: &str| -> Result<i64> {
         match hip_members.get(m) {
@@ -617,7 +617,7 @@ fn status_model(
 
 /// Each member of CUDA's enums with its enum's index and value, the first of each name.
 fn cuda_members(cuda_enums: &[CudaEnum]) -> CudaMembers<'_> {
-    let mut cuda_member: CudaMembers = HashMap::new();
+    let mut cuda_member: CudaMembers<'_> = HashMap::new();
     for (i, e) in cuda_enums.iter().enumerate() {
         for (m, v) in &e.members {
             cuda_member.entry(m).or_insert((i, *v));
@@ -630,7 +630,7 @@ fn cuda_members(cuda_enums: &[CudaEnum]) -> CudaMembers<'_> {
 /// `member_prefixes`: their CUDA members, sorted.
 fn borrowed_entries(
     table: &[Entry],
-    hip_members: &HipMembers,
+    hip_members: &HipMembers<'_>,
     cuda: &CudaLibrarySpec,
 ) -> Vec<Entry> {
     let mut by_hip: HashMap<&str, Vec<&str>> = HashMap::new();
@@ -696,7 +696,7 @@ fn known_pairs<'a>(
 
 /// HIPIFY's member pairs grouped by (HIP enum, CUDA enum): the first CUDA member for a HIP
 /// value, the first HIP value for a CUDA value.
-fn enum_maps(pairs: &[KnownPair], cuda_enums: &[CudaEnum]) -> EnumMaps {
+fn enum_maps(pairs: &[KnownPair<'_>], cuda_enums: &[CudaEnum]) -> EnumMaps {
     let mut maps: EnumMaps = BTreeMap::new();
     for p in pairs {
         let map = maps
@@ -724,7 +724,7 @@ fn enum_maps(pairs: &[KnownPair], cuda_enums: &[CudaEnum]) -> EnumMaps {
 
 /// The CUDA values HIPIFY pairs with each HIP value, by (HIP enum, CUDA enum).
 fn paired_values<'a>(pairs: &[KnownPair<'a>]) -> Paired<'a> {
-    let mut paired: Paired = BTreeMap::new();
+    let mut paired: Paired<'_> = BTreeMap::new();
     for p in pairs {
         paired
             .entry((p.hip_enum, p.group))
@@ -742,7 +742,7 @@ fn paired_values<'a>(pairs: &[KnownPair<'a>]) -> Paired<'a> {
 /// the other's member passes as this one's member of that value
 /// (`hipDeviceAttributeMultiGpuBoardGroupID`, paired with `cudaDevAttrMultiGpuBoardGroupID`
 /// only, is CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID).
-fn add_alike_pairs(maps: &mut EnumMaps, paired: &Paired, cuda_enums: &[CudaEnum]) {
+fn add_alike_pairs(maps: &mut EnumMaps, paired: &Paired<'_>, cuda_enums: &[CudaEnum]) {
     for ((hip_enum, group), map) in maps.iter_mut() {
         let Some(mine) = paired.get(&(hip_enum.as_str(), *group)) else {
             continue;
@@ -822,7 +822,7 @@ fn add_cuda_only_values(maps: &mut EnumMaps, all: &[&Library], cuda_enums: &[Cud
 /// spec's prefixes borrow), completed from alike CUDA enums and CUDA's own values.
 fn enum_translations(
     all: &[&Library],
-    hip_members: &HipMembers,
+    hip_members: &HipMembers<'_>,
     cuda: &CudaLibrarySpec,
     table: &[Entry],
     cuda_enums: &[CudaEnum],
@@ -1003,7 +1003,7 @@ pub fn generate(
     status_enum: &str,
     table: &[Entry],
     exclude: &BTreeSet<String>,
-    files: &ShimFiles,
+    files: &ShimFiles<'_>,
 ) -> Result<CudaShim> {
     let (cuda_includes, templates) = (files.cuda_includes, files.templates);
     let all: Vec<&Library> = std::iter::once(lib).chain(deps.iter()).collect();

@@ -225,7 +225,7 @@ pub struct Report {
 /// Renders `cuda_adapters.rs` for the adapters of `set` that can be native.
 pub fn render(
     set: &AliasSet,
-    libraries: &mut Libraries,
+    libraries: &mut Libraries<'_>,
     templates: &Path,
     command: &str,
 ) -> Result<(String, Report)> {
@@ -272,7 +272,7 @@ fn record_tables(set: &AliasSet) -> Result<Vec<RecordTable>> {
 /// version in `counts`.
 fn module_adapters(
     set: &AliasSet,
-    libraries: &mut Libraries,
+    libraries: &mut Libraries<'_>,
     hip_module: &str,
     counts: &mut BTreeMap<String, (usize, usize)>,
 ) -> Result<ModuleAdapters> {
@@ -365,7 +365,7 @@ fn adapter(
     api: &ApiConventions,
     entry: &crate::ir::Adapter,
     hip: &FunctionModel,
-    hip_in: &HipModule,
+    hip_in: &HipModule<'_>,
     imported: &mut Imports,
 ) -> Option<AdapterModel> {
     if !native_shape(api, entry, hip) {

@@ -167,7 +167,7 @@ impl<'a> Index<'a> {
 }
 
 /// How C spells a type (`None`: it cannot be written here).
-fn c_type(ty: &CType, ix: &Index) -> Option<String> {
+fn c_type(ty: &CType, ix: &Index<'_>) -> Option<String> {
     Some(match ty {
         CType::Void => "void".into(),
         CType::Bool => "bool".into(),
@@ -212,7 +212,7 @@ fn pointer(inner: String, is_const: bool) -> String {
 /// C's own spelling of a type (`int *`, `size_t`, `hipStream_t`), where every name in it is
 /// C's or declared here: Cython tells `int *` from `int32_t *`, so a `.pyx` passing `&n` of
 /// an `int` needs C's words. `None` for what this cannot take (function pointers, arrays).
-fn spelled(spelling: &str, ix: &Index) -> Option<String> {
+fn spelled(spelling: &str, ix: &Index<'_>) -> Option<String> {
     const WORDS: &[&str] = &[
         "const",
         "struct",
@@ -263,7 +263,7 @@ fn cy_spelled(c: &str) -> String {
 }
 
 /// How Cython spells a type: as C, with `bool` under the name the `.pxd` gives it.
-fn cy_type(ty: &CType, ix: &Index) -> Option<String> {
+fn cy_type(ty: &CType, ix: &Index<'_>) -> Option<String> {
     Some(match ty {
         CType::Bool => "hipgen_bool".into(),
         CType::Handle { name }
@@ -282,8 +282,8 @@ fn cy_type(ty: &CType, ix: &Index) -> Option<String> {
 fn declare(
     ty: &CType,
     name: &str,
-    ix: &Index,
-    spell: fn(&CType, &Index) -> Option<String>,
+    ix: &Index<'_>,
+    spell: fn(&CType, &Index<'_>) -> Option<String>,
 ) -> Option<String> {
     match ty {
         CType::Array { elem, len } => declare(elem, &format!("{name}[{len}]"), ix, spell),
@@ -319,7 +319,7 @@ fn unnamed_member(name: &str) -> bool {
 /// names Cython may use (an unnamed member's fields are the parent's); `None` where a field
 /// cannot be written (the record is then opaque bytes of its size). Fields of a struct that
 /// share an offset are an unnamed union the IR lists flattened, and are written as one.
-fn c_body(r: &Record, ix: &Index, depth: usize) -> Option<(String, Vec<String>)> {
+fn c_body(r: &Record, ix: &Index<'_>, depth: usize) -> Option<(String, Vec<String>)> {
     let mut body = BodyWriter {
         ix,
         depth,
@@ -350,7 +350,7 @@ fn c_body(r: &Record, ix: &Index, depth: usize) -> Option<(String, Vec<String>)>
 }
 
 /// The bits a field spans: its bit width, else its type's size (`None` where that is unknown).
-fn field_bits(ix: &Index, g: &crate::ir::Field) -> Option<u64> {
+fn field_bits(ix: &Index<'_>, g: &crate::ir::Field) -> Option<u64> {
     Some(match g.bit_width {
         Some(w) => w as u64,
         None => ix.layout(&g.ty)?.0 * 8,
@@ -361,7 +361,7 @@ fn field_bits(ix: &Index, g: &crate::ir::Field) -> Option<u64> {
 /// is a flattened unnamed union: the IR lists an unnamed union's members (and an unnamed
 /// struct's inside it) as the parent's, so a later field starting where this one does begins
 /// another alternative. In a struct, offsets only go back there.
-fn field_group(r: &Record, ix: &Index, i: usize) -> Option<(usize, u64)> {
+fn field_group(r: &Record, ix: &Index<'_>, i: usize) -> Option<(usize, u64)> {
     let f = &r.fields[i];
     let mut group = 1;
     let mut end = f.offset_bits + field_bits(ix, f)?;
@@ -485,7 +485,7 @@ fn alternatives(start: u64, members: &[crate::ir::Field]) -> Vec<Vec<&crate::ir:
 
 /// The unnamed struct of a union's alternative: its fields at offsets from the union's start
 /// (`start`, in bits), aligned as the most aligned of them.
-fn unnamed_struct(alt: &[&crate::ir::Field], start: u64, ix: &Index) -> Option<Record> {
+fn unnamed_struct(alt: &[&crate::ir::Field], start: u64, ix: &Index<'_>) -> Option<Record> {
     let mut align = 1;
     for m in alt {
         align = align.max(ix.layout(&m.ty).map_or(1, |l| l.1));
@@ -513,7 +513,7 @@ fn unnamed_struct(alt: &[&crate::ir::Field], start: u64, ix: &Index) -> Option<R
 }
 
 /// One field's C declaration (without `;`) and the names Cython gets from it.
-fn field_decl(f: &crate::ir::Field, ix: &Index, depth: usize) -> Option<(String, Vec<String>)> {
+fn field_decl(f: &crate::ir::Field, ix: &Index<'_>, depth: usize) -> Option<(String, Vec<String>)> {
     let anonymous = match &f.ty {
         CType::Record { name } => ix.records.get(name.as_str()).filter(|n| n.anonymous),
         _ => None,
@@ -569,7 +569,7 @@ fn missing_value(
     libs: &[&Library],
     status: Option<&str>,
     unavailable: Option<&str>,
-    ix: &Index,
+    ix: &Index<'_>,
 ) -> String {
     match &f.ret {
         CType::Enum { name, .. } if Some(name.as_str()) == status && unavailable.is_some() => {
@@ -797,7 +797,7 @@ impl Decls {
 
     /// Each record's forward typedef (declared before any record names it by pointer), and
     /// its aliases.
-    fn record_typedefs(&mut self, lib: &Library, ix: &Index) {
+    fn record_typedefs(&mut self, lib: &Library, ix: &Index<'_>) {
         for r in &lib.records {
             let kw = if r.is_union { "union" } else { "struct" };
             self.push(
@@ -820,7 +820,7 @@ impl Decls {
 
     /// Record `r`'s definition (opaque bytes of its size where its body cannot be written),
     /// with the spec's constructor.
-    fn record_definition(&mut self, r: &Record, spec: &Spec, ix: &Index) {
+    fn record_definition(&mut self, r: &Record, spec: &Spec, ix: &Index<'_>) {
         let kw = if r.is_union { "union" } else { "struct" };
         let (mut body, names) = c_body(r, ix, 0).unwrap_or_else(|| {
             (
@@ -878,7 +878,7 @@ impl Decls {
         lib: &Library,
         all: &[&Library],
         spec: &Spec,
-        ix: &Index,
+        ix: &Index<'_>,
     ) -> Option<String> {
         let ret = c_type(&f.ret, ix)?;
         let (Some(params), Some(cy_decl)) = (params(f, ix), cy_function(f, &f.name, ix)) else {
@@ -948,7 +948,7 @@ fn definition_order<'a>(lib: &'a Library, imports: &'a [Library]) -> Vec<&'a Rec
 }
 
 /// A record's C++ constructor taking each field, `default` where not given (HIP's `dim3`).
-fn constructor(r: &Record, default: i64, ix: &Index) -> Option<String> {
+fn constructor(r: &Record, default: i64, ix: &Index<'_>) -> Option<String> {
     let mut params = Vec::new();
     let mut init = Vec::new();
     for f in &r.fields {
@@ -965,7 +965,7 @@ fn constructor(r: &Record, default: i64, ix: &Index) -> Option<String> {
 
 /// Per parameter: C's type, C's `type aN` and Cython's `type name`; `None` where one cannot be
 /// written.
-fn params(f: &Function, ix: &Index) -> Option<Vec<(String, String, String)>> {
+fn params(f: &Function, ix: &Index<'_>) -> Option<Vec<(String, String, String)>> {
     f.params
         .iter()
         .enumerate()
@@ -995,7 +995,7 @@ fn params(f: &Function, ix: &Index) -> Option<Vec<(String, String, String)>> {
 }
 
 /// Cython's declaration of HIP function `f` under the name `name`.
-fn cy_function(f: &Function, name: &str, ix: &Index) -> Option<String> {
+fn cy_function(f: &Function, name: &str, ix: &Index<'_>) -> Option<String> {
     let ret = cy_type(&f.ret, ix)?;
     let ps: Vec<String> = params(f, ix)?.into_iter().map(|p| p.2).collect();
     Some(format!("{ret} {name}({}) nogil", ps.join(", ")).replace("* ", "*"))
@@ -1224,7 +1224,7 @@ impl<'a> CudaLevels<'a> {
     }
 
     /// The declarations of CUDA name `e` (a function, enum, constant or type).
-    fn alias(&self, st: &mut ModuleLevel, e: &crate::ir::Alias) {
+    fn alias(&self, st: &mut ModuleLevel<'_>, e: &crate::ir::Alias) {
         let known = self.ix.names.contains(e.hip.as_str());
         match e.kind {
             AliasKind::Function => self.function_alias(st, e),
@@ -1239,7 +1239,7 @@ impl<'a> CudaLevels<'a> {
 
     /// A CUDA function: a trampoline of its own C signature where cuda-python's is not HIP's,
     /// else a macro naming HIP's.
-    fn function_alias(&self, st: &mut ModuleLevel, e: &crate::ir::Alias) {
+    fn function_alias(&self, st: &mut ModuleLevel<'_>, e: &crate::ir::Alias) {
         if let Some((tramp, d)) = self.own_c_call(st, e) {
             st.trampolines.push(tramp);
             st.cy.push(cuda_types(&d, &st.enum_for));
@@ -1255,7 +1255,7 @@ impl<'a> CudaLevels<'a> {
 
     /// The trampoline of CUDA function `e` and its declaration, where its C signature is not
     /// its HIP function's (`Adapter::c_call`).
-    fn own_c_call(&self, st: &ModuleLevel, e: &crate::ir::Alias) -> Option<(String, String)> {
+    fn own_c_call(&self, st: &ModuleLevel<'_>, e: &crate::ir::Alias) -> Option<(String, String)> {
         let ad = self.c_calls.get(e.cuda.as_str())?;
         let f = self.functions.get(ad.hip.as_str())?;
         let calls = ad.c_call.as_deref()?;
@@ -1276,7 +1276,7 @@ impl<'a> CudaLevels<'a> {
 
     /// A CUDA enum: a typedef of HIP's, and CUDA's members HIPIFY maps to a member of HIP's
     /// enum, by CUDA's name.
-    fn enum_alias(&self, st: &mut ModuleLevel, e: &crate::ir::Alias) {
+    fn enum_alias(&self, st: &mut ModuleLevel<'_>, e: &crate::ir::Alias) {
         let decl = self.cuda_enums[e.cuda.as_str()];
         st.c.push(format!("typedef {} {};", e.hip, e.cuda));
         let mut body = Vec::new();
@@ -1296,7 +1296,7 @@ impl<'a> CudaLevels<'a> {
     }
 
     /// A CUDA constant: a macro naming HIP's, of its enum's type.
-    fn constant_alias(&self, st: &mut ModuleLevel, e: &crate::ir::Alias) {
+    fn constant_alias(&self, st: &mut ModuleLevel<'_>, e: &crate::ir::Alias) {
         let ty = self
             .member_type
             .get(e.hip.as_str())
@@ -1309,7 +1309,7 @@ impl<'a> CudaLevels<'a> {
     }
 
     /// A CUDA type: a typedef of HIP's.
-    fn type_alias(&self, st: &mut ModuleLevel, e: &crate::ir::Alias) {
+    fn type_alias(&self, st: &mut ModuleLevel<'_>, e: &crate::ir::Alias) {
         // A handle's class is a struct tag in C (`struct hipArray`).
         let tag = if self.ix.tags.contains(e.hip.as_str()) {
             "struct "
@@ -1333,7 +1333,7 @@ impl<'a> CudaLevels<'a> {
     }
 
     /// The `.pxd` text of Python module `m`, CUDA's integer typedefs HIP lacks added.
-    fn text(&self, m: &crate::ir::PythonModule, st: &mut ModuleLevel, command: &str) -> String {
+    fn text(&self, m: &crate::ir::PythonModule, st: &mut ModuleLevel<'_>, command: &str) -> String {
         let kind = st.kind;
         let cimports: Vec<String> = m
             .hip_modules
@@ -1398,7 +1398,7 @@ fn c_level(
     name: &str,
     calls: &[i64],
     status: &str,
-    ix: &Index,
+    ix: &Index<'_>,
 ) -> Option<(String, String)> {
     let ps = params(f, ix)?;
     let ret_c = c_type(&f.ret, ix)?;

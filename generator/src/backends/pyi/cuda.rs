@@ -205,7 +205,7 @@ impl Collected {
         set: &AliasSet,
         libs: &[(Library, HipResults)],
         hip_module: &str,
-        lookups: &Lookups,
+        lookups: &Lookups<'_>,
     ) -> Result<()> {
         let table = set
             .modules
