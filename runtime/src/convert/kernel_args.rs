@@ -19,7 +19,7 @@ use crate::convert::pointer::as_pointer;
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyTuple, PyType};
+use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyString, PyTuple, PyType};
 use std::sync::Mutex;
 
 /// The widest value a slot holds: a `complex128` or a `std::complex<double>`.
@@ -30,8 +30,22 @@ const SLOT_BYTES: usize = 16;
 #[derive(Clone, Copy, Default)]
 struct Slot([u8; SLOT_BYTES]);
 
-/// The classes whose instances pass their `handle` attribute (an int address).
-static BUFFER_CLASSES: Mutex<Vec<Py<PyType>>> = Mutex::new(Vec::new());
+/// The classes whose instances pass an attribute of theirs (an int address), and its name.
+static BUFFER_CLASSES: Mutex<Vec<(Py<PyType>, Py<PyString>)>> = Mutex::new(Vec::new());
+
+/// What an argument of a type other than Python's scalars and `Pointer`s is, by type: the
+/// decision is made once per type (a type is kept here, so its address names no other).
+static KINDS: Mutex<Vec<(Py<PyType>, Kind)>> = Mutex::new(Vec::new());
+
+#[derive(Clone, Copy)]
+enum Kind {
+    /// A registered buffer class: the address is the attribute at that index of
+    /// `BUFFER_CLASSES`.
+    Buffer(usize),
+    /// A NumPy or ctypes scalar: its own bytes.
+    Scalar,
+    Unsupported,
+}
 
 /// `numpy.generic`, looked up once NumPy is imported (an argument can only be a NumPy scalar
 /// then).
@@ -40,13 +54,18 @@ static NUMPY_GENERIC: GILOnceCell<Py<PyType>> = GILOnceCell::new();
 /// `ctypes._SimpleCData`.
 static CTYPES_SIMPLE: GILOnceCell<Py<PyType>> = GILOnceCell::new();
 
-/// Makes instances of `cls` (and its subclasses) pass their `handle` as the kernel argument.
+/// Makes instances of `cls` (and its subclasses) pass their `attribute` (an int address, or
+/// an object with `getPtr()`) as the kernel argument.
 #[pyfunction]
-pub fn register_buffer_class(cls: Bound<'_, PyType>) {
+#[pyo3(signature = (cls, attribute="handle"))]
+pub fn register_buffer_class(cls: Bound<'_, PyType>, attribute: &str) {
     let mut classes = BUFFER_CLASSES.lock().unwrap_or_else(|e| e.into_inner());
-    if !classes.iter().any(|c| c.is(&cls)) {
-        classes.push(cls.unbind());
+    if !classes.iter().any(|(c, _)| c.is(&cls)) {
+        let name = PyString::intern(cls.py(), attribute).unbind();
+        classes.push((cls.unbind(), name));
     }
+    // Types seen before may be subclasses of this one.
+    KINDS.lock().unwrap_or_else(|e| e.into_inner()).clear();
 }
 
 /// A launch's packed arguments: `address` is the `void *[]` (0 for none), valid while this
@@ -104,17 +123,65 @@ fn pack(arg: &Bound<'_, PyAny>, slot: &mut [u8; SLOT_BYTES]) -> PyResult<usize> 
     if let Some(size) = pack_python(arg, slot)? {
         return Ok(size);
     }
-    if let Some(addr) = device_address(arg)? {
-        slot[..8].copy_from_slice(&(addr as u64).to_ne_bytes());
+    if let Some(p) = as_pointer(arg) {
+        slot[..8].copy_from_slice(&(p.get().addr() as u64).to_ne_bytes());
         return Ok(8);
     }
-    if is_scalar_object(arg)? {
-        return scalar_bytes(arg, slot);
+    match kind_of(arg)? {
+        Kind::Buffer(i) => {
+            slot[..8].copy_from_slice(&(buffer_address(arg, i)? as u64).to_ne_bytes());
+            Ok(8)
+        }
+        Kind::Scalar => scalar_bytes(arg, slot),
+        Kind::Unsupported => Err(PyTypeError::new_err(format!(
+            "the argument is of unsupported type: {}",
+            arg.get_type().str()?
+        ))),
     }
-    Err(PyTypeError::new_err(format!(
-        "the argument is of unsupported type: {}",
-        arg.get_type().str()?
-    )))
+}
+
+/// The kind of `arg`'s type, decided on its first argument and remembered.
+fn kind_of(arg: &Bound<'_, PyAny>) -> PyResult<Kind> {
+    let ty = arg.get_type_ptr();
+    {
+        let kinds = KINDS.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, kind)) = kinds.iter().find(|(t, _)| t.as_ptr() as *mut _ == ty) {
+            return Ok(*kind);
+        }
+    }
+    let kind = if let Some(i) = registered_class(arg) {
+        Kind::Buffer(i)
+    } else if is_scalar_object(arg)? {
+        Kind::Scalar
+    } else {
+        Kind::Unsupported
+    };
+    let mut kinds = KINDS.lock().unwrap_or_else(|e| e.into_inner());
+    kinds.push((arg.get_type().unbind(), kind));
+    Ok(kind)
+}
+
+/// The index in `BUFFER_CLASSES` of the class `arg` is an instance of, if any.
+fn registered_class(arg: &Bound<'_, PyAny>) -> Option<usize> {
+    let classes = BUFFER_CLASSES.lock().unwrap_or_else(|e| e.into_inner());
+    classes
+        .iter()
+        .position(|(c, _)| is_subtype(arg, c.bind(arg.py())))
+}
+
+/// The address a buffer of registered class `i` passes.
+fn buffer_address(arg: &Bound<'_, PyAny>, i: usize) -> PyResult<usize> {
+    let attribute = {
+        let classes = BUFFER_CLASSES.lock().unwrap_or_else(|e| e.into_inner());
+        classes[i].1.clone_ref(arg.py())
+    };
+    let handle = arg.getattr(attribute.bind(arg.py()))?;
+    let handle = if handle.is_instance_of::<PyInt>() {
+        handle
+    } else {
+        handle.call_method0("getPtr")?
+    };
+    handle.extract::<usize>()
 }
 
 /// Python's own scalars (`bool` before `int`: it is one); None for other objects.
@@ -146,27 +213,6 @@ fn pack_python(arg: &Bound<'_, PyAny>, slot: &mut [u8; SLOT_BYTES]) -> PyResult<
         return Ok(Some(16));
     }
     Ok(None)
-}
-
-/// The address a device buffer passes: a registered buffer class's `handle`, a `Pointer`'s.
-fn device_address(arg: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
-    if let Some(p) = as_pointer(arg) {
-        return Ok(Some(p.get().addr()));
-    }
-    let registered = {
-        let classes = BUFFER_CLASSES.lock().unwrap_or_else(|e| e.into_inner());
-        classes.iter().any(|c| is_subtype(arg, c.bind(arg.py())))
-    };
-    if !registered {
-        return Ok(None);
-    }
-    let handle = arg.getattr("handle")?;
-    let handle = if handle.is_instance_of::<PyInt>() {
-        handle
-    } else {
-        handle.call_method0("getPtr")?
-    };
-    Ok(Some(handle.extract::<usize>()?))
 }
 
 /// Whether `arg` is a NumPy or ctypes scalar, whose own bytes are the argument.

@@ -30,7 +30,7 @@ class Buffer:
     def _init(cls, ptr: int, size: int, mr=None, owner=None, stream=None) -> Buffer:
         global _registered
         if not _registered:
-            _native.register_buffer_class(Buffer)
+            _native.register_buffer_class(Buffer, "_ptr")
             _registered = True
         self = object.__new__(cls)
         self._ptr, self._size, self._mr, self._owner, self._stream = int(ptr), int(size), mr, owner, stream
