@@ -267,6 +267,11 @@ def test_strided_memory_view_of_numpy_arrays():
     with pytest.raises(BufferError, match="ambiguous"):
         StridedMemoryView.from_dlpack(host)
 
+    back = np.from_dlpack(view)  # the view exports what it views
+    assert back.ctypes.data == host.ctypes.data and (back == host).all()
+    with pytest.raises(CUDAError, match="tensor maps"):
+        view.as_tensor_map()
+
     @args_viewable_as_strided_memory((0,))
     def size_of(arr):
         return arr.view(-1).size

@@ -67,15 +67,15 @@ fn tensor(d: &Described, shape: &mut [i64], strides: Option<&mut Vec<i64>>) -> D
     }
 }
 
-/// Drops an export: its owner needs the GIL, which a consumer may not hold when it calls the
-/// deleter.
+/// Drops an export. Its owner is let go at once where the caller holds the GIL, else the next
+/// time Python code runs (PyO3's deferred reference counting): a consumer may call the deleter
+/// from any thread, also while the interpreter shuts down, where taking the GIL would abort.
 fn drop_export<T>(ctx: *mut c_void) {
     if ctx.is_null() {
         return;
     }
     // SAFETY: `ctx` is the `Box<Export<T>>` leaked by `to_dlpack`, given to this deleter once.
-    let export = unsafe { Box::from_raw(ctx as *mut Export<T>) };
-    Python::with_gil(|_| drop(export));
+    drop(unsafe { Box::from_raw(ctx as *mut Export<T>) });
     LIVE_EXPORTS.fetch_sub(1, Ordering::Relaxed);
 }
 

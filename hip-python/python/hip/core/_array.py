@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from hip import hip
+from hip import _native, hip
 
 from . import _dlpack
 from ._ordinal import device_ordinal, set_current
@@ -28,6 +28,17 @@ def _free(pointer):
     return free
 
 
+#: Whether the runtime's kernel-argument packer knows `DeviceArray` (told on first use).
+_registered = False
+
+
+def _register() -> None:
+    global _registered
+    if not _registered:
+        _native.register_buffer_class(DeviceArray, "ptr")
+        _registered = True
+
+
 class DeviceArray:
     """An array in device memory. `DeviceArray((n,), np.float32)` allocates;
     `DeviceArray.from_numpy(a)` copies a host array in; `.to_numpy()` copies it out."""
@@ -39,6 +50,7 @@ class DeviceArray:
         if any(s < 0 for s in self.shape):
             raise ValueError(f"negative dimension in shape {self.shape}")
         self.dtype = np.dtype(dtype)
+        _register()
         self.device_id = device_ordinal(device)
         set_current(self.device_id)
         self._owner = None

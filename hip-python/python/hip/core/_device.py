@@ -19,8 +19,8 @@ _tls = threading.local()
 
 class DeviceProperties:
     """The device's attributes (`hipDeviceGetAttribute`), by cuda.core's names, each read on
-    first use: `dev.properties.multiprocessor_count`. A name HIP has no attribute for raises
-    AttributeError."""
+    first use: `dev.properties.multiprocessor_count`. A property HIP has no attribute for is 0,
+    as cuda.core answers one the driver does not know."""
 
     def __init__(self, device_id: int):
         self._id, self._cache = device_id, {}
@@ -31,8 +31,10 @@ class DeviceProperties:
         if name not in self._cache:
             attr = _attribute(name)
             if attr is None:
-                raise AttributeError(f"HIP has no device attribute for '{name}'")
-            self._cache[name] = check("hipDeviceGetAttribute", hip.hipDeviceGetAttribute(attr, self._id))
+                # As cuda.core answers an attribute the driver does not know: HIP has none.
+                self._cache[name] = 0
+            else:
+                self._cache[name] = check("hipDeviceGetAttribute", hip.hipDeviceGetAttribute(attr, self._id))
         return self._cache[name]
 
     def __dir__(self):

@@ -105,7 +105,7 @@ class GraphBuilder:
         if self._state != "ended":
             raise RuntimeError("Graph has not finished building.")
         check_or_create_options(GraphCompleteOptions, options, "Graph complete options")
-        graph_exec, _node = check("hipGraphInstantiate", hip.hipGraphInstantiate(self._graph, None, 0))
+        graph_exec = check("hipGraphInstantiateWithFlags", hip.hipGraphInstantiateWithFlags(self._graph, 0))
         return Graph._init(graph_exec)
 
     def debug_dot_print(self, path, options: GraphDebugPrintOptions | None = None) -> None:

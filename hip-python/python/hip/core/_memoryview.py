@@ -12,7 +12,7 @@ import numpy as np
 from hip import hip
 
 from . import _dlpack
-from ._utils.cuda_utils import check
+from ._utils.cuda_utils import CUDAError, check
 
 
 def _kinds() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
@@ -146,6 +146,22 @@ class StridedMemoryView:
         if layout is None and dtype is None:
             return self
         raise NotImplementedError("Sorry, not supported: a view with another layout or dtype")
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        if self.device_id < 0:
+            return _dlpack.CPU, 0
+        return _dlpack.gpu_kind(), self.device_id
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule over the viewed memory (no copy)."""
+        if copy is True:
+            raise BufferError("Sorry, not supported: copy=True")
+        versioned = max_version is not None and tuple(max_version) >= (1, 0)
+        device = self.__dlpack_device__()
+        return _dlpack.to_capsule(self.ptr, self.shape, self.dtype, device, self, self.strides, versioned)
+
+    def as_tensor_map(self, *args, **kwargs):
+        raise CUDAError("HIP has no tensor maps (CUDA's TMA descriptors)")
 
     def copy_from(self, *args, **kwargs):
         raise NotImplementedError("Sorry, not supported: copy_from")
