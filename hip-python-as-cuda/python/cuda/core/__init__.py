@@ -28,3 +28,19 @@ def _alias_modules() -> None:
 
 
 _alias_modules()
+
+
+def _bindings_module(name: str):
+    """`cuda_utils.driver`, `.runtime`, `.nvrtc`: cuda.core's helpers name the CUDA bindings
+    they call; these are ours, imported on first use (importing them loads the extension)."""
+    if name in ("driver", "runtime", "nvrtc"):
+        return _importlib.import_module(f"cuda.bindings.{name}")
+    raise AttributeError(f"module 'cuda.core._utils.cuda_utils' has no attribute {name!r}")
+
+
+# Set by the cuda package: hip-python imports nothing of it.
+_sys.modules["cuda.core._utils.cuda_utils"].__getattr__ = _bindings_module
+# cuda.core keeps its synchronous memory resources in `_memory._legacy`.
+_memory = _sys.modules["cuda.core._memory"]
+_sys.modules.setdefault("cuda.core._memory._legacy", _memory)
+_memory._legacy = _memory

@@ -14,13 +14,14 @@ resources) raises `CUDAError` naming it. `DeviceArray` is hip.core's own conveni
 NumPy-shaped device array.
 """
 
-from . import graph, system, utils
+from . import graph, system, typing, utils
 from ._array import DeviceArray
 from ._context import Context, ContextOptions
 from ._device import Device, DeviceProperties
 from ._event import Event, EventOptions
 from ._launch_config import LaunchConfig
 from ._launcher import launch
+from ._linker import Linker, LinkerOptions
 from ._memory import (
     Buffer,
     DeviceMemoryResource,
@@ -57,6 +58,8 @@ __all__ = [
     "EventOptions",
     "Kernel",
     "LaunchConfig",
+    "Linker",
+    "LinkerOptions",
     "LegacyPinnedMemoryResource",
     "ManagedMemoryResource",
     "ManagedMemoryResourceOptions",
@@ -74,5 +77,6 @@ __all__ = [
     "graph",
     "launch",
     "system",
+    "typing",
     "utils",
 ]

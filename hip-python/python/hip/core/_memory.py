@@ -470,6 +470,13 @@ class ManagedMemoryResource(MemoryResource):
     is_managed = True
 
 
+class IPCBufferDescriptor:
+    """Not provided: HIP's IPC of pool allocations is not built into hip.core."""
+
+    def __new__(cls, *args, **kwargs):
+        raise CUDAError("hip.core does not share buffers between processes (IPC)")
+
+
 class VirtualMemoryResource(MemoryResource):
     """Not provided yet: HIP's virtual memory calls (`hipMemCreate`, `hipMemMap`) are bound
     in `hip.hip`, but this resource is not built on them."""

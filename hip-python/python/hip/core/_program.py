@@ -72,6 +72,11 @@ class ProgramOptions:
             return f"sm_{arch}"
         return arch
 
+    def as_bytes(self, backend: str = "nvrtc", target_type: str = "cubin") -> list[bytes]:
+        """cuda.core's name of `as_flags`: the options as the compiler of this platform gets
+        them (hiprtc's on AMD, NVRTC's on NVIDIA; `backend` names cuda.core's)."""
+        return self.as_flags(str(target_type))
+
     def as_flags(self, target_type: str = "cubin") -> list[bytes]:
         """The compiler's options (hiprtc's on AMD, NVRTC's on NVIDIA)."""
         if _native.platform() == "nvidia":
@@ -223,6 +228,12 @@ def _hiprtc_flags(o: ProgramOptions) -> list[str]:
 
 
 _SOURCE_TYPES = ("c++", "ptx", "nvvm")
+
+
+def _can_load_generated_ptx() -> bool:
+    """Whether PTX the compiler makes loads here: on NVIDIA (the driver JIT-compiles it), not
+    on AMD."""
+    return _native.platform() == "nvidia"
 
 
 class Program:
