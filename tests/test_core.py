@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 import pytest
 
-from hip import HipLoadError, _native, hip
+from hip import HipLoadError, _native, hip, hiprtc
 from hip.core import (
     Buffer,
     Context,
@@ -134,6 +134,69 @@ def test_program_compiles_to_llvm_bitcode_as_ltoir():
     assert code.code_type == "ltoir" and code.code[:4] == b"BC\xc0\xde"
     with pytest.raises(RuntimeError, match='Unsupported code type "ltoir"'):
         code.get_kernel("saxpy<float>")
+
+
+KERNEL_CALLING_ELSEWHERE = """
+extern __device__ int twice(int x);
+extern "C" __global__ void apply(int* out) { out[0] = twice(out[0]); }
+"""
+DEVICE_FUNCTION = "__device__ int twice(int x) { return 2 * x; }"
+
+
+def test_linker_links_llvm_bitcode_into_a_code_object():
+    """hiprtc's linker (ROCm 6.4.3's and 7.2.4's in their roots): two programs' bitcode, one
+    calling a function of the other, linked into one code object holding the kernel."""
+    from hip.core import Linker, LinkerOptions
+
+    if not _has_linker():
+        pytest.skip("this hiprtc (ROCm 5) has no linker")
+    try:
+        parts = [
+            Program(src, "c++", ProgramOptions(arch=ARCH, relocatable_device_code=True)).compile("ltoir")
+            for src in (KERNEL_CALLING_ELSEWHERE, DEVICE_FUNCTION)
+        ]
+    except HipLoadError:
+        pytest.skip("this hiprtc (ROCm 5) returns no LLVM bitcode")
+    linker = Linker(*parts, options=LinkerOptions(arch=ARCH))
+    if hip.hipGetDeviceCount()[0] != 0:
+        # hiprtc's linker takes the ISA from the HIP runtime's current GPU: without one it
+        # cannot link (it tries, and says so).
+        with pytest.raises(NVRTCError, match="HIPRTC_ERROR_LINKING.*hiprtcLinkComplete"):
+            linker.link("cubin")
+    else:
+        code = linker.link("cubin")
+        assert code.code_type == "cubin" and code.code[:4] == b"\x7fELF"
+        assert b"apply" in code.code and linker.get_error_log() == ""
+    linker.close()
+    linker.close()  # a second close does nothing
+    with pytest.raises(RuntimeError, match="closed"):
+        linker.link("cubin")
+
+
+def test_linker_refuses_what_it_cannot_link():
+    from hip.core import Linker, LinkerOptions
+
+    with pytest.raises(ValueError, match="At least one ObjectCode"):
+        Linker()
+    with pytest.raises(ValueError, match="time option is not supported by the driver API"):
+        Linker(ObjectCode.from_ltoir(b"BC"), options=LinkerOptions(time=True))
+    if not _has_linker():
+        pytest.skip("this hiprtc (ROCm 5) has no linker")
+    with pytest.raises(ValueError, match="Unknown code_type associated with ObjectCode: ptx"):
+        Linker(ObjectCode.from_ptx(b".version 8.0"))
+    with pytest.raises(TypeError, match="ObjectCode"):
+        Linker(b"BC")
+
+
+def _has_linker() -> bool:
+    """Whether the loaded hiprtc has a linker (ROCm 5's has none)."""
+    try:
+        status, state = hiprtc.hiprtcLinkCreate(0, None, None)
+    except HipLoadError:
+        return False
+    assert status == 0
+    hiprtc.hiprtcLinkDestroy(state)
+    return True
 
 
 def test_compile_errors_are_nvrtc_errors_with_the_log():

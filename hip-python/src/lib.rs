@@ -49,6 +49,72 @@ fn _kernel_param_values(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
     hipgen_runtime::kernel_params::packed_values(obj)
 }
 
+/// `hipModuleLaunchKernel`'s C signature.
+type LaunchFn = unsafe extern "C" fn(
+    usize,
+    u32,
+    u32,
+    u32,
+    u32,
+    u32,
+    u32,
+    u32,
+    usize,
+    *mut *mut std::ffi::c_void,
+    *mut *mut std::ffi::c_void,
+) -> i32;
+
+/// cuda.core's `launch`, natively: `args` packed by the runtime's kernel-argument rules and
+/// kernel `function` queued on `stream` with `hipModuleLaunchKernel` (GIL released: a full
+/// queue blocks). Returns HIP's status as an int; the caller raises.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn launch_kernel(
+    py: Python<'_>,
+    function: &Bound<'_, PyAny>,
+    grid: (u32, u32, u32),
+    block: (u32, u32, u32),
+    shared_memory: u32,
+    stream: &Bound<'_, PyAny>,
+    args: &Bound<'_, pyo3::types::PyTuple>,
+) -> PyResult<i32> {
+    static LAUNCH: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let launch = match LAUNCH.get() {
+        Some(address) => *address,
+        None => {
+            let hip = hip_bindings::packages::HIP_PYTHON
+                .iter()
+                .find(|m| m.name == "hip")
+                .ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("hip is not built in"))?;
+            let address = (hip.library)().address(py, c"hipModuleLaunchKernel")?;
+            *LAUNCH.get_or_init(|| address)
+        }
+    };
+    let function = hipgen_runtime::PtrArg::convert(function, false)?.addr();
+    let stream = hipgen_runtime::PtrArg::convert(stream, false)?.addr();
+    let packed = hipgen_runtime::KernelArgs::pack(args)?;
+    let parameters = packed.parameters() as usize;
+    // SAFETY: the address is the loaded library's `hipModuleLaunchKernel`, called with its C
+    // signature; the parameters live in `packed` until the call returns.
+    let call: LaunchFn = unsafe { std::mem::transmute::<usize, LaunchFn>(launch) };
+    let (g, b) = (grid, block);
+    Ok(py.allow_threads(move || unsafe {
+        call(
+            function,
+            g.0,
+            g.1,
+            g.2,
+            b.0,
+            b.1,
+            b.2,
+            shared_memory,
+            stream,
+            parameters as *mut *mut std::ffi::c_void,
+            std::ptr::null_mut(),
+        )
+    }))
+}
+
 /// The extension module: what every extension of the bindings is (`extension::init`), plus
 /// the CUDA adapters and record tables the cuda package reads.
 #[pymodule(gil_used = false)]
@@ -58,6 +124,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cuda_conventions, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_types, m)?)?;
     m.add_function(wrap_pyfunction!(_kernel_param_values, m)?)?;
+    m.add_function(wrap_pyfunction!(launch_kernel, m)?)?;
     // Modules are named by their short names (`hip` for `hip.hip`) in what it reports.
     hip_bindings::extension::init(
         m,

@@ -114,6 +114,7 @@ pub fn add_runtime_classes(m: &Bound<'_, PyModule>, types_module: &str) -> PyRes
     m.add_function(wrap_pyfunction!(convert::dlpack::from_dlpack, m)?)?;
     m.add_function(wrap_pyfunction!(convert::dlpack::dlpack_live_exports, m)?)?;
     m.add_function(wrap_pyfunction!(register_buffer_class, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::pointer::host_bytes, m)?)?;
     m.add("CStr", cstr_class(py)?)?;
     for class in [
         py.get_type::<Pointer>(),

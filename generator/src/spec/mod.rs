@@ -316,6 +316,11 @@ pub struct CudaLibrarySpec {
     /// (`HIPSOLVER_: HIPBLAS_`: hipSOLVER's HIPSOLVER_OP_N is cuBLAS's CUBLAS_OP_N).
     #[serde(default)]
     pub member_prefixes: BTreeMap<String, String>,
+    /// Member pairs of our own beside HIPIFY's (HIP member -> CUDA members), for CUDA enums
+    /// HIPIFY pairs with no HIP enum: hiprtc's linker runs on the driver's (`cuLink*`), whose
+    /// `CUresult` HIPIFY pairs with no `hiprtcResult`.
+    #[serde(default)]
+    pub member_pairs: BTreeMap<String, Vec<String>>,
     /// HIP functions that are another HIP function under a second name (`hipHostMalloc` is
     /// `hipHostAlloc`, whose CUDA name HIPIFY gives): their CUDA candidates follow HIPIFY's
     /// own for them.

@@ -118,6 +118,19 @@ impl KernelArgs {
     }
 }
 
+impl KernelArgs {
+    /// `args` packed by the rules `KernelArgs(*args)` follows, for a launch made natively.
+    pub fn pack(args: &Bound<'_, PyTuple>) -> PyResult<Self> {
+        Self::new(args)
+    }
+
+    /// The `void *[]` a launch passes as the kernel's parameters (null for none), valid while
+    /// this value lives.
+    pub fn parameters(&self) -> *mut *mut std::ffi::c_void {
+        self.address() as *mut *mut std::ffi::c_void
+    }
+}
+
 /// Writes `arg` into `slot`; returns how many bytes it takes.
 fn pack(arg: &Bound<'_, PyAny>, slot: &mut [u8; SLOT_BYTES]) -> PyResult<usize> {
     if let Some(size) = pack_python(arg, slot)? {

@@ -1200,3 +1200,26 @@ mod tests {
         assert!(typestr_itemsize("<f0").is_err() && typestr_itemsize("<f").is_err());
     }
 }
+
+/// A copy of `size` bytes of host memory at `address` (an int or a `Pointer`) that a C call
+/// handed back as an address and a size: a linker's output (`hiprtcLinkComplete`), which lives
+/// only as long as the linker. A null address with a size is a `ValueError`.
+#[pyfunction]
+pub fn host_bytes<'py>(
+    py: Python<'py>,
+    address: &Bound<'py, PyAny>,
+    size: usize,
+) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
+    let addr = PtrArg::convert(address, false)?.addr();
+    if addr == 0 && size > 0 {
+        return Err(PyValueError::new_err(format!(
+            "host_bytes: a null address cannot hold {size} bytes"
+        )));
+    }
+    if size == 0 {
+        return Ok(pyo3::types::PyBytes::new(py, &[]));
+    }
+    // SAFETY: the caller hands over an address and size a C library returned together.
+    let data = unsafe { std::slice::from_raw_parts(addr as *const u8, size) };
+    Ok(pyo3::types::PyBytes::new(py, data))
+}

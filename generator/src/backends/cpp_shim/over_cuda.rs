@@ -663,6 +663,20 @@ fn borrowed_entries(
     borrowed
 }
 
+/// The spec's own member pairs, as HIPIFY's table gives its pairs.
+fn own_entries(cuda: &CudaLibrarySpec) -> Vec<Entry> {
+    cuda.member_pairs
+        .iter()
+        .flat_map(|(hip, members)| {
+            members.iter().map(move |cuda| Entry {
+                cuda: cuda.clone(),
+                hip: hip.clone(),
+                category: "numeric_literal".into(),
+            })
+        })
+        .collect()
+}
+
 /// One HIPIFY member pair whose HIP member the IRs have and whose CUDA member CUDA's headers do.
 struct KnownPair<'a> {
     cuda: &'a str,
@@ -829,7 +843,12 @@ fn enum_translations(
 ) -> Vec<EnumMap> {
     let cuda_members = cuda_members(cuda_enums);
     let borrowed = borrowed_entries(table, hip_members, cuda);
-    let pairs = known_pairs(table.iter().chain(&borrowed), hip_members, &cuda_members);
+    let own = own_entries(cuda);
+    let pairs = known_pairs(
+        table.iter().chain(&borrowed).chain(&own),
+        hip_members,
+        &cuda_members,
+    );
     let mut maps = enum_maps(&pairs, cuda_enums);
     add_alike_pairs(&mut maps, &paired_values(&pairs), cuda_enums);
     add_cuda_only_values(&mut maps, all, cuda_enums);

@@ -40,7 +40,14 @@ def _bindings_module(name: str):
 
 # Set by the cuda package: hip-python imports nothing of it.
 _sys.modules["cuda.core._utils.cuda_utils"].__getattr__ = _bindings_module
-# cuda.core keeps its synchronous memory resources in `_memory._legacy`.
+# cuda.core's `_memory` is a package; the names its tests import from its modules are in
+# hip.core's modules below.
 _memory = _sys.modules["cuda.core._memory"]
-_sys.modules.setdefault("cuda.core._memory._legacy", _memory)
-_memory._legacy = _memory
+for _name, _module in {
+    "_legacy": _memory,
+    "_managed_buffer": _core._managed,
+    "_managed_location": _core._managed,
+    "_graph_memory_resource": _core._graph_memory,
+}.items():
+    _sys.modules.setdefault(f"cuda.core._memory.{_name}", _module)
+    setattr(_memory, _name, _module)

@@ -19,9 +19,12 @@ from ._array import DeviceArray
 from ._context import Context, ContextOptions
 from ._device import Device, DeviceProperties
 from ._event import Event, EventOptions
+from ._graph_memory import GraphMemoryResource
+from ._host import Host
 from ._launch_config import LaunchConfig
 from ._launcher import launch
 from ._linker import Linker, LinkerOptions
+from ._managed import ManagedBuffer
 from ._memory import (
     Buffer,
     DeviceMemoryResource,
@@ -56,11 +59,14 @@ __all__ = [
     "DeviceProperties",
     "Event",
     "EventOptions",
+    "GraphMemoryResource",
+    "Host",
     "Kernel",
     "LaunchConfig",
     "Linker",
     "LinkerOptions",
     "LegacyPinnedMemoryResource",
+    "ManagedBuffer",
     "ManagedMemoryResource",
     "ManagedMemoryResourceOptions",
     "MemoryResource",

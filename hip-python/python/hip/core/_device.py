@@ -7,107 +7,69 @@ import threading
 
 from hip import _native, hip
 
+from . import _device_properties as _properties
 from . import _ordinal
 from ._context import Context
 from ._event import Event, EventOptions
 from ._memory import Buffer, DeviceMemoryResource, MemoryResource, _SynchronousMemoryResource
 from ._stream import Stream, default_stream
 from ._utils.cuda_utils import ComputeCapability, CUDAError, check, check_or_create_options
+from ._utils.version import binding_version
 
 _tls = threading.local()
 
 
 class DeviceProperties:
     """The device's attributes (`hipDeviceGetAttribute`), by cuda.core's names, each read on
-    first use: `dev.properties.multiprocessor_count`. A property HIP has no attribute for is 0,
-    as cuda.core answers one the driver does not know."""
+    first use: `dev.properties.multiprocessor_count`. A property HIP has no attribute for, or
+    one the platform's driver does not answer, is 0 (False), as cuda.core answers one the
+    driver does not know."""
 
-    def __init__(self, device_id: int):
+    def __new__(cls, *args, **kwargs):
+        raise RuntimeError("DeviceProperties cannot be instantiated directly. Please use Device APIs.")
+
+    @classmethod
+    def _init(cls, device_id: int) -> DeviceProperties:
+        self = object.__new__(cls)
         self._id, self._cache = device_id, {}
+        return self
 
     def __getattr__(self, name: str):
-        if name.startswith("_"):
-            raise AttributeError(name)
-        if name not in self._cache:
-            attr = _attribute(name)
-            if attr is None:
-                # As cuda.core answers an attribute the driver does not know: HIP has none.
-                self._cache[name] = 0
-            else:
-                self._cache[name] = check("hipDeviceGetAttribute", hip.hipDeviceGetAttribute(attr, self._id))
-        return self._cache[name]
+        if name.startswith("_") or name not in _property_names():
+            raise AttributeError(f"'DeviceProperties' object has no attribute '{name}'")
+        value = self._cache.get(name)
+        if value is None:
+            value = self._cache[name] = self._read(name)
+        return value
+
+    def _read(self, name: str):
+        attr = _attribute(name)
+        value = 0
+        if attr is not None:
+            status, answer = hip.hipDeviceGetAttribute(attr, self._id)
+            if status != hip.hipError_t.hipErrorInvalidValue:
+                value = check("hipDeviceGetAttribute", (status, answer))
+        return bool(value) if name in _properties.BOOLS else value
 
     def __dir__(self):
-        return sorted(set(_ATTRIBUTE_NAMES) | set(super().__dir__()))
+        return sorted(_property_names() | set(super().__dir__()))
+
+
+def _property_names() -> frozenset[str]:
+    """cuda.core's property names, those of CUDA 13 only with CUDA 13's bindings (as cuda.core)."""
+    if binding_version() >= (13, 0, 0):
+        return _properties.BOOLS | _properties.INTS
+    return (_properties.BOOLS | _properties.INTS) - _properties.CUDA_13
 
 
 def _camel(name: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in name.split("_"))
 
 
-#: cuda.core's property names whose HIP attribute is not the camel-cased name.
-_RENAMED = {
-    "max_threads_per_block": "MaxThreadsPerBlock",
-    "max_shared_memory_per_block": "MaxSharedMemoryPerBlock",
-    "total_constant_memory": "TotalConstantMemory",
-    "multiprocessor_count": "MultiprocessorCount",
-    "clock_rate": "ClockRate",
-    "memory_clock_rate": "MemoryClockRate",
-    "global_memory_bus_width": "MemoryBusWidth",
-    "l2_cache_size": "L2CacheSize",
-    "compute_capability_major": "ComputeCapabilityMajor",
-    "compute_capability_minor": "ComputeCapabilityMinor",
-    "warp_size": "WarpSize",
-    "max_registers_per_block": "MaxRegistersPerBlock",
-    "max_shared_memory_per_multiprocessor": "MaxSharedMemoryPerMultiprocessor",
-    "max_threads_per_multiprocessor": "MaxThreadsPerMultiProcessor",
-    "memory_pools_supported": "MemoryPoolsSupported",
-    "cooperative_launch": "CooperativeLaunch",
-    "concurrent_managed_access": "ConcurrentManagedAccess",
-    "managed_memory": "ManagedMemory",
-    "pci_bus_id": "PciBusId",
-    "pci_device_id": "PciDeviceId",
-    "pci_domain_id": "PciDomainID",
-    "integrated": "Integrated",
-    "can_map_host_memory": "CanMapHostMemory",
-    "unified_addressing": "UnifiedAddressing",
-    "ecc_enabled": "EccEnabled",
-    "max_block_dim_x": "MaxBlockDimX",
-    "max_block_dim_y": "MaxBlockDimY",
-    "max_block_dim_z": "MaxBlockDimZ",
-    "max_grid_dim_x": "MaxGridDimX",
-    "max_grid_dim_y": "MaxGridDimY",
-    "max_grid_dim_z": "MaxGridDimZ",
-    "max_pitch": "MaxPitch",
-    "texture_alignment": "TextureAlignment",
-    "concurrent_kernels": "ConcurrentKernels",
-    "async_engine_count": "AsyncEngineCount",
-    "kernel_exec_timeout": "KernelExecTimeout",
-    "compute_mode": "ComputeMode",
-    "max_shared_memory_per_block_optin": "SharedMemPerBlockOptin",
-    "pageable_memory_access": "PageableMemoryAccess",
-    "host_native_atomic_supported": "HostNativeAtomicSupported",
-    "virtual_memory_management_supported": "VirtualMemoryManagementSupported",
-    "max_blocks_per_multiprocessor": "MaxBlocksPerMultiProcessor",
-    "stream_priorities_supported": "StreamPrioritiesSupported",
-    "global_l1_cache_supported": "GlobalL1CacheSupported",
-    "local_l1_cache_supported": "LocalL1CacheSupported",
-    "multi_gpu_board": "IsMultiGpuBoard",
-    "multi_gpu_board_group_id": "MultiGpuBoardGroupId",
-    "direct_managed_mem_access_from_host": "DirectManagedMemAccessFromHost",
-    "can_use_host_pointer_for_registered_mem": "CanUseHostPointerForRegisteredMem",
-    "pageable_memory_access_uses_host_page_tables": "PageableMemoryAccessUsesHostPageTables",
-    "compute_preemption_supported": "ComputePreemptionSupported",
-    "single_to_double_precision_perf_ratio": "SingleToDoublePrecisionPerfRatio",
-}
-
-_ATTRIBUTE_NAMES = tuple(_RENAMED)
-
-
 def _attribute(name: str):
     """HIP's `hipDeviceAttribute_t` member for cuda.core's property `name`, or None."""
     members = hip.hipDeviceAttribute_t.__members__
-    for candidate in (_RENAMED.get(name), _camel(name)):
+    for candidate in (_properties.RENAMED.get(name), _camel(name)):
         if candidate and f"hipDeviceAttribute{candidate}" in members:
             return members[f"hipDeviceAttribute{candidate}"]
     return None
@@ -120,6 +82,18 @@ class Device:
     __slots__ = ("_id", "_properties", "_mr", "_uuid", "_initialized")
 
     def __new__(cls, device_id: Device | int | None = None):
+        if device_id is None:
+            status, device_id = hip.hipGetDevice()
+            if status != 0:
+                check("hipGetDevice", (status,))
+        try:
+            # The common case, kept short: a device this thread has asked for before.
+            return _tls.devices[device_id]
+        except (AttributeError, KeyError, TypeError):
+            return cls._make(device_id)
+
+    @classmethod
+    def _make(cls, device_id) -> Device:
         if isinstance(device_id, Device):
             return device_id
         ordinal = _ordinal.device_ordinal(device_id)
@@ -200,7 +174,7 @@ class Device:
     @property
     def properties(self) -> DeviceProperties:
         if self._properties is None:
-            self._properties = DeviceProperties(self._id)
+            self._properties = DeviceProperties._init(self._id)
         return self._properties
 
     def set_current(self, ctx: object = None) -> None:
@@ -246,7 +220,7 @@ class Device:
 
     def create_stream(self, obj=None, options=None) -> Stream:
         self._check_initialized()
-        return Stream._create(self._id, obj, options)
+        return Stream._init(obj, options, self._id)
 
     def create_event(self, options: EventOptions | dict | None = None) -> Event:
         self._check_initialized()

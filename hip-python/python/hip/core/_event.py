@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-import weakref
 
 from hip import hip
 
-from . import _ordinal
-from ._utils.cuda_utils import CUDAError, check
+from . import _context, _ordinal
+from ._utils.cuda_utils import CUDAError, Exit, check
 
 
 @dataclasses.dataclass
@@ -31,23 +30,34 @@ class EventOptions:
         return flags
 
 
+#: The options of events made without any (`Stream.record()`'s): timing off.
+_DEFAULT_OPTIONS = EventOptions()
+
+
 class Event:
     """A point in a stream's work (`Stream.record`): `end - start` is the time between two
     in milliseconds; `is_done` and `sync` ask and wait."""
 
-    __slots__ = ("_handle", "_options", "_device_id", "_finalizer", "__weakref__")
+    __slots__ = ("_handle", "_options", "_device_id", "__weakref__")
 
     def __new__(cls, *args, **kwargs):
         raise RuntimeError("Event objects cannot be instantiated directly. Please use Stream APIs (record).")
 
     @classmethod
-    def _init(cls, options: EventOptions, device_id: int | None) -> Event:
+    def _init(cls, options: EventOptions | None, device_id: int | None) -> Event:
+        """A new event (`options` None: timing off, as `Stream.record()` makes them)."""
         self = object.__new__(cls)
-        self._options, self._device_id = options, device_id
-        self._handle = check("hipEventCreateWithFlags", hip.hipEventCreateWithFlags(options._flags()))
-        self._finalizer = weakref.finalize(self, hip.hipEventDestroy, self._handle)
-        self._finalizer.atexit = False
+        if options is None:
+            options, flags = _DEFAULT_OPTIONS, hip.hipEventDisableTiming
+        else:
+            flags = options._flags()
+        self._options, self._device_id, self._handle = options, device_id, None
+        self._handle = check("hipEventCreateWithFlags", hip.hipEventCreateWithFlags(flags))
         return self
+
+    def __del__(self, _exit=Exit):  # `Exit` bound now: module globals are cleared at exit
+        if not _exit.started:
+            self.close()
 
     @property
     def handle(self):
@@ -76,6 +86,8 @@ class Event:
     @property
     def is_done(self) -> bool:
         (status,) = hip.hipEventQuery(self._handle)
+        if status == 0:
+            return True
         if status == hip.hipError_t.hipErrorNotReady:
             return False
         check("hipEventQuery", (status,))
@@ -104,8 +116,41 @@ class Event:
     def __rsub__(self, other):
         return NotImplemented
 
+    def __isub__(self, other):
+        return NotImplemented
+
+    @property
+    def context(self):
+        """The context of the event's device (HIP's primary context)."""
+        device_id = self._device_id
+        if device_id is None:
+            device_id = check("hipGetDevice", hip.hipGetDevice())
+        return _context.Context._current(device_id)
+
+    @property
+    def ipc_descriptor(self) -> IPCEventDescriptor:
+        """What another process opens this event with (`Event.from_ipc_descriptor`)."""
+        if not self.is_ipc_enabled:
+            raise RuntimeError(f"Event {self!r} is not IPC-enabled")
+        handle = check("hipIpcGetEventHandle", hip.hipIpcGetEventHandle(self._handle))
+        return IPCEventDescriptor._init(bytes(handle.reserved), self.is_blocking_sync)
+
+    @classmethod
+    def from_ipc_descriptor(cls, ipc_descriptor: IPCEventDescriptor) -> Event:
+        """The event another process shared (`ipc_descriptor`), opened here."""
+        handle = hip.hipIpcEventHandle_t()
+        handle.reserved = ipc_descriptor._reserved
+        self = object.__new__(cls)
+        self._options = EventOptions(blocking_sync=ipc_descriptor._is_blocking_sync, ipc_enabled=True)
+        self._device_id, self._handle = None, None
+        self._handle = check("hipIpcOpenEventHandle", hip.hipIpcOpenEventHandle(handle))
+        return self
+
     def close(self) -> None:
-        self._finalizer()
+        """Destroys the event now; a second close does nothing."""
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            hip.hipEventDestroy(handle)
 
     def __eq__(self, other):
         return isinstance(other, Event) and int(other._handle) == int(self._handle)
@@ -115,3 +160,31 @@ class Event:
 
     def __repr__(self):
         return f"<Event handle={int(self._handle):#x}>"
+
+
+class IPCEventDescriptor:
+    """An IPC-enabled event as another process opens it: HIP's event handle bytes."""
+
+    __slots__ = ("_reserved", "_is_blocking_sync")
+
+    def __new__(cls, *args, **kwargs):
+        raise RuntimeError(
+            "IPCEventDescriptor objects cannot be instantiated directly. Please use Event APIs."
+        )
+
+    @classmethod
+    def _init(cls, reserved: bytes, is_blocking_sync: bool) -> IPCEventDescriptor:
+        self = object.__new__(cls)
+        self._reserved, self._is_blocking_sync = bytes(reserved), bool(is_blocking_sync)
+        return self
+
+    def __eq__(self, other):
+        if not isinstance(other, IPCEventDescriptor):
+            return NotImplemented
+        return self._reserved == other._reserved
+
+    def __hash__(self):
+        return hash(self._reserved)
+
+    def __reduce__(self):
+        return IPCEventDescriptor._init, (self._reserved, self._is_blocking_sync)

@@ -120,7 +120,7 @@ class GraphBuilder:
         event = self._stream.record(options=EventOptions(timing_enabled=False))
         out = [self]
         for _ in range(count - 1):
-            stream = _stream.Stream._create(self._stream._device_id or 0)
+            stream = _stream.Stream._init(device_id=self._stream._device_id)
             stream.wait(event)
             builder = GraphBuilder._init(stream, owns_stream=True)
             builder._state, builder.is_join_required = self._state, True

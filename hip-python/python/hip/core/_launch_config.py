@@ -3,6 +3,11 @@ launches. HIP has no thread-block clusters: a `cluster` raises `CUDAError`."""
 
 from __future__ import annotations
 
+import types
+
+from hip import hip
+
+from ._device import Device
 from ._utils.cuda_utils import CUDAError, cast_to_3_tuple
 
 
@@ -27,6 +32,8 @@ class LaunchConfig:
         self.cluster = None
         self.shmem_size = 0 if shmem_size is None else int(shmem_size)
         self.is_cooperative = bool(is_cooperative)
+        if self.is_cooperative and not Device().properties.cooperative_launch:
+            raise CUDAError("cooperative kernels are not supported on this device")
 
     def _key(self):
         return (self.grid, self.cluster, self.block, self.shmem_size, self.is_cooperative)
@@ -42,3 +49,26 @@ class LaunchConfig:
             f"LaunchConfig(grid={self.grid}, cluster={self.cluster}, block={self.block}, "
             f"shmem_size={self.shmem_size}, is_cooperative={self.is_cooperative})"
         )
+
+
+def _to_native_launch_config(config: LaunchConfig) -> types.SimpleNamespace:
+    """The launch as the driver's launch config has it (`gridDimX`, ..., `sharedMemBytes`, and
+    the attributes: cooperative where asked), as cuda.core gives it to its own tests."""
+    (gx, gy, gz), (bx, by, bz) = config.grid, config.block
+    attrs = []
+    if config.is_cooperative:
+        value = types.SimpleNamespace(cooperative=1)
+        attrs.append(
+            types.SimpleNamespace(id=hip.hipLaunchAttributeID.hipLaunchAttributeCooperative, value=value)
+        )
+    return types.SimpleNamespace(
+        gridDimX=gx,
+        gridDimY=gy,
+        gridDimZ=gz,
+        blockDimX=bx,
+        blockDimY=by,
+        blockDimZ=bz,
+        sharedMemBytes=config.shmem_size,
+        numAttrs=len(attrs),
+        attrs=attrs,
+    )

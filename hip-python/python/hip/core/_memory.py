@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-import weakref
 
 from hip import _native, hip
 
 from . import _dlpack, _ordinal
 from ._stream import Stream_accept, default_stream
-from ._utils.cuda_utils import CUDAError, check, check_or_create_options
+from ._utils.cuda_utils import CUDAError, Exit, check, check_or_create_options
 
 _DEFAULT_KIND = 4  # hipMemcpyDefault: the runtime tells host from device memory by address
 
@@ -21,7 +20,7 @@ class Buffer:
     """`size` bytes of memory at `handle` (an int address), owned by its memory resource:
     `close()` (or the end of a `with` block, or collection) gives it back."""
 
-    __slots__ = ("_ptr", "_size", "_mr", "_owner", "_stream", "_finalizer", "__weakref__")
+    __slots__ = ("_ptr", "_size", "_mr", "_owner", "_stream", "__weakref__")
 
     def __new__(cls, *args, **kwargs):
         raise RuntimeError("Buffer objects cannot be instantiated directly. Please use MemoryResource APIs.")
@@ -34,11 +33,14 @@ class Buffer:
             _registered = True
         self = object.__new__(cls)
         self._ptr, self._size, self._mr, self._owner, self._stream = int(ptr), int(size), mr, owner, stream
-        self._finalizer = None
-        if mr is not None:
-            self._finalizer = weakref.finalize(self, _give_back, mr, self._ptr, self._size, stream)
-            self._finalizer.atexit = False
         return self
+
+    def __del__(self, _exit=Exit):  # `Exit` bound now: module globals are cleared at exit
+        if self._mr is not None and not _exit.started:
+            try:
+                self._give_back(None)
+            except Exception as e:  # noqa: BLE001 - a collected buffer cannot raise
+                print(f"Warning: mr.deallocate() failed during Buffer destruction: {e}", file=sys.stderr)
 
     @staticmethod
     def from_handle(ptr, size: int, mr: MemoryResource | None = None, owner=None) -> Buffer:
@@ -83,13 +85,17 @@ class Buffer:
 
     def close(self, stream=None) -> None:
         """Gives the memory back now (on `stream` if given); a second close does nothing."""
-        if self._finalizer is not None and self._finalizer.alive:
-            if stream is not None:
-                self._finalizer.detach()
-                _give_back(self._mr, self._ptr, self._size, Stream_accept(stream))
-            else:
-                self._finalizer()
-        self._ptr, self._size, self._mr, self._owner, self._finalizer = 0, 0, None, None, None
+        if self._mr is not None:
+            self._give_back(None if stream is None else Stream_accept(stream))
+        self._ptr, self._size, self._owner = 0, 0, None
+
+    def _give_back(self, stream) -> None:
+        """Hands the memory to its resource (once: the buffer forgets it first), on `stream`, else
+        the one it was allocated on, else the default stream."""
+        mr, ptr, size, self._mr = self._mr, self._ptr, self._size, None
+        if stream is None:
+            stream = self._stream if self._stream is not None else default_stream()
+        mr.deallocate(ptr, size, stream=stream)
 
     def __enter__(self):
         return self
@@ -165,13 +171,6 @@ class Buffer:
 #: Whether the runtime's kernel-argument packer knows `Buffer` (told on the first buffer made,
 #: not at import: that would load the extension).
 _registered = False
-
-
-def _give_back(mr, ptr, size, stream) -> None:
-    try:
-        mr.deallocate(ptr, size, stream=stream if stream is not None else default_stream())
-    except Exception as e:  # noqa: BLE001 - a finalizer must not raise
-        print(f"Warning: mr.deallocate() failed during Buffer destruction: {e}", file=sys.stderr)
 
 
 def _check_sizes(src: Buffer, dst: Buffer) -> None:
@@ -309,7 +308,7 @@ class DeviceMemoryResource(MemoryResource):
     def allocate(self, size: int, *, stream) -> Buffer:
         stream = Stream_accept(stream)
         ptr = check("hipMallocFromPoolAsync", hip.hipMallocFromPoolAsync(size, self._pool, stream.handle))
-        return Buffer._init(int(ptr), size, mr=self, stream=stream)
+        return Buffer._init(int(ptr) if ptr is not None else 0, size, mr=self, stream=stream)
 
     def deallocate(self, ptr, size: int, *, stream) -> None:
         stream = Stream_accept(stream)
@@ -442,6 +441,10 @@ class ManagedMemoryResourceOptions:
     preferred_location_type: str | None = None
 
 
+#: The class of managed buffers (`_managed`'s `ManagedBuffer`, which builds on this module).
+managed_buffer_class = Buffer
+
+
 class ManagedMemoryResource(MemoryResource):
     """Managed memory (`hipMallocManaged`): one address both the host and devices reach."""
 
@@ -453,7 +456,7 @@ class ManagedMemoryResource(MemoryResource):
     def allocate(self, size: int, *, stream) -> Buffer:
         stream = Stream_accept(stream)
         ptr = check("hipMallocManaged", hip.hipMallocManaged(size, hip.hipMemAttachGlobal)) if size else 0
-        return Buffer._init(int(ptr) if ptr else 0, size, mr=self, stream=stream)
+        return managed_buffer_class._init(int(ptr) if ptr else 0, size, mr=self, stream=stream)
 
     def deallocate(self, ptr, size: int, *, stream) -> None:
         Stream_accept(stream).sync()

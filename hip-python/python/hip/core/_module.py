@@ -10,6 +10,7 @@ import weakref
 
 from hip import _native, hip
 
+from . import _ordinal
 from ._utils.cuda_utils import CUDAError, check
 
 #: Code types `get_kernel` loads; "ltoir" (LLVM bitcode on AMD) and the rest only link.
@@ -152,22 +153,41 @@ _FUNCTION_ATTRIBUTES = {
 }
 
 
-class KernelAttributes:
-    """A kernel's attributes (`hipFuncGetAttribute`), by cuda.core's names."""
+#: Kernel attributes of thread-block clusters: HIP has none, so a kernel requires none (0).
+_CLUSTER_ATTRIBUTES = {
+    "cluster_size_must_be_set": bool,
+    "required_cluster_width": int,
+    "required_cluster_height": int,
+    "required_cluster_depth": int,
+    "non_portable_cluster_size_allowed": bool,
+    "cluster_scheduling_policy_preference": int,
+}
 
-    def __init__(self, kernel: Kernel):
+
+class KernelAttributes:
+    """A kernel's attributes (`hipFuncGetAttribute`), by cuda.core's names; `attributes[dev]`
+    is the same view checked against a device (HIP's attributes are the module's own)."""
+
+    def __new__(cls, *args, **kwargs):
+        raise RuntimeError("KernelAttributes cannot be instantiated directly. Please use Kernel APIs.")
+
+    @classmethod
+    def _init(cls, kernel: Kernel) -> KernelAttributes:
+        self = object.__new__(cls)
         self._kernel = kernel
+        return self
 
     def __getitem__(self, device) -> KernelAttributes:
+        if not isinstance(device, int) and not hasattr(device, "device_id"):
+            raise TypeError(f"a device is a Device or an ordinal, got {type(device).__name__}")
+        _ordinal.device_ordinal(device)
         return self
 
     def __getattr__(self, name: str):
+        if name in _CLUSTER_ATTRIBUTES:
+            return _CLUSTER_ATTRIBUTES[name](0)
         member = _FUNCTION_ATTRIBUTES.get(name)
-        if member is None:
-            if name.startswith(("cluster", "required_cluster", "non_portable_cluster")):
-                raise CUDAError(
-                    f"HIP has no thread-block clusters: kernel attribute '{name}' is not available"
-                )
+        if member is None or name.startswith("_"):
             raise AttributeError(name)
         attr = getattr(hip.hipFunction_attribute, member)
         value = check("hipFuncGetAttribute", hip.hipFuncGetAttribute(attr, self._kernel.handle))
@@ -177,8 +197,14 @@ class KernelAttributes:
 class KernelOccupancy:
     """How many blocks of a kernel fit on a multiprocessor, and the block size that fills one."""
 
-    def __init__(self, kernel: Kernel):
+    def __new__(cls, *args, **kwargs):
+        raise RuntimeError("KernelOccupancy cannot be instantiated directly. Please use Kernel APIs.")
+
+    @classmethod
+    def _init(cls, kernel: Kernel) -> KernelOccupancy:
+        self = object.__new__(cls)
         self._kernel = kernel
+        return self
 
     def max_active_blocks_per_multiprocessor(self, block_size: int, dynamic_shared_memory_size: int) -> int:
         call = hip.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor
@@ -187,13 +213,37 @@ class KernelOccupancy:
     def max_potential_block_size(
         self, dynamic_shared_memory_needed: int, block_size_limit: int
     ) -> MaxPotential:
-        if not isinstance(dynamic_shared_memory_needed, int):
-            raise TypeError("dynamic_shared_memory_needed must be an int (HIP takes no size callback)")
-        call = hip.hipModuleOccupancyMaxPotentialBlockSize
-        grid, block = check(
-            call.__name__, call(self._kernel.handle, dynamic_shared_memory_needed, block_size_limit)
-        )
-        return MaxPotential(grid, block)
+        """The block size with the most threads resident per multiprocessor (the largest such,
+        at most `block_size_limit`; 0: the kernel's limit), and the smallest grid filling the
+        GPU with it. Searched over warp multiples with HIP's occupancy, as CUDA's calculator."""
+        if isinstance(dynamic_shared_memory_needed, bool) or not isinstance(
+            dynamic_shared_memory_needed, int
+        ):
+            raise TypeError(
+                "dynamic_shared_memory_needed must be an int (HIP takes no block-size callback), "
+                f"got {type(dynamic_shared_memory_needed).__name__}"
+            )
+        device = _ordinal.device(_ordinal.device_ordinal())
+        kernel_limit = KernelAttributes._init(self._kernel).max_threads_per_block
+        limit = min(block_size_limit or kernel_limit, kernel_limit)
+        warp, per_sm = device.properties.warp_size, device.properties.max_threads_per_multiprocessor
+        best = (0, 0, 0)  # threads resident, block size, blocks per multiprocessor
+        for block in range(limit - limit % warp or limit, 0, -warp):
+            blocks = self.max_active_blocks_per_multiprocessor(block, dynamic_shared_memory_needed)
+            if blocks * block > best[0]:
+                best = (blocks * block, block, blocks)
+            if best[0] >= per_sm:
+                break
+        _, block, blocks = best
+        return MaxPotential(blocks * device.properties.multiprocessor_count, block)
+
+    def available_dynamic_shared_memory_per_block(
+        self, num_blocks_per_multiprocessor: int, block_size: int
+    ) -> int:
+        """Dynamic shared memory each of `num_blocks_per_multiprocessor` blocks of `block_size`
+        threads can have (`hipOccupancyAvailableDynamicSMemPerBlock`)."""
+        call = hip.hipOccupancyAvailableDynamicSMemPerBlock
+        return check(call.__name__, call(self._kernel.handle, num_blocks_per_multiprocessor, block_size))
 
     def max_potential_cluster_size(self, config, *, stream=None):
         raise CUDAError("HIP has no thread-block clusters")
@@ -230,11 +280,11 @@ class Kernel:
 
     @property
     def attributes(self) -> KernelAttributes:
-        return KernelAttributes(self)
+        return KernelAttributes._init(self)
 
     @property
     def occupancy(self) -> KernelOccupancy:
-        return KernelOccupancy(self)
+        return KernelOccupancy._init(self)
 
     @property
     def num_arguments(self) -> int:

@@ -8,6 +8,7 @@ import dataclasses
 from hip import _native, hiprtc
 
 from . import _ordinal
+from ._linker import Linker, LinkerOptions
 from ._module import ObjectCode
 from ._utils.cuda_utils import CUDAError, NVRTCError, check, check_or_create_options
 
@@ -236,6 +237,12 @@ def _can_load_generated_ptx() -> bool:
     return _native.platform() == "nvidia"
 
 
+def _get_nvvm_module():
+    """cuda.core's NVVM binding: HIP has no libNVVM (RuntimeError, as cuda.core raises where
+    libNVVM is not found)."""
+    raise RuntimeError("NVVM is not available: HIP has no libNVVM")
+
+
 class Program:
     """Source compiled on demand: `Program(code, "c++", ProgramOptions(...)).compile("cubin")`."""
 
@@ -243,13 +250,16 @@ class Program:
         code_type = str(code_type).lower()
         if code_type not in _SOURCE_TYPES:
             raise RuntimeError(f"Unsupported code_type={code_type!r} (supported_code_types={_SOURCE_TYPES})")
-        if code_type != "c++":
+        if code_type == "nvvm" or (code_type == "ptx" and _native.platform() != "nvidia"):
             needs = "NVIDIA's linker" if code_type == "ptx" else "libNVVM"
             raise CUDAError(f"code_type={code_type!r} needs {needs}; hip.core compiles C++")
         if not isinstance(code, str):
             raise TypeError(f"Expected type str, but got {type(code).__name__}")
         self._code, self._code_type = code, code_type
         self._options = check_or_create_options(ProgramOptions, options, "Program options")
+        self._handle = None
+        if code_type == "ptx":
+            return  # PTX is assembled by the driver's linker (hiprtc's, on NVIDIA) at compile()
         name = (self._options.name or "default_program").encode()
         self._handle = check(
             "hiprtcCreateProgram", hiprtc.hiprtcCreateProgram(code.encode(), name, 0, None, None)
@@ -257,6 +267,8 @@ class Program:
 
     @property
     def backend(self) -> str:
+        if self._code_type == "ptx":
+            return "driver"
         return "NVRTC" if _native.platform() == "nvidia" else "hiprtc"
 
     @property
@@ -278,6 +290,8 @@ class Program:
         """Compiles to `target_type` ("cubin": the GPU's code; "ptx" on NVIDIA; "ltoir": LLVM
         bitcode on AMD); NVRTCError (with the log) on failure."""
         target_type = str(target_type).lower()
+        if self._code_type == "ptx":
+            return self._assemble(target_type)
         nvidia = _native.platform() == "nvidia"
         allowed = ("ptx", "cubin") if nvidia else ("cubin", "ltoir")
         if target_type not in allowed:
@@ -304,6 +318,20 @@ class Program:
             lowered = check("hiprtcGetLoweredName", hiprtc.hiprtcGetLoweredName(self._handle, n))
             mapping[n.decode()] = lowered if isinstance(lowered, bytes) else str(lowered).encode()
         return ObjectCode._init(data, target_type, name=self._options.name or "", symbol_mapping=mapping)
+
+    def _assemble(self, target_type: str) -> ObjectCode:
+        """PTX to a cubin, through the driver's linker (cuda.core's "driver" backend)."""
+        if target_type != "cubin":
+            raise ValueError(f'Unsupported target_type="{target_type}" for driver (supported: cubin)')
+        o = self._options
+        linker_options = LinkerOptions(
+            name=o.name or "default_program", arch=o.arch, debug=o.debug, lineinfo=o.lineinfo
+        )
+        linker = Linker(ObjectCode.from_ptx(self._code.encode()), options=linker_options)
+        try:
+            return linker.link("cubin")
+        finally:
+            linker.close()
 
     def _output(self, target_type: str) -> bytes:
         if target_type == "ltoir":

@@ -6,13 +6,12 @@ from __future__ import annotations
 import dataclasses
 import os
 import warnings
-import weakref
 
 from hip import hip
 
 from . import _context, _ordinal
 from ._event import Event, EventOptions
-from ._utils.cuda_utils import check, check_or_create_options
+from ._utils.cuda_utils import Exit, check, check_or_create_options
 
 
 @dataclasses.dataclass
@@ -49,6 +48,21 @@ def _foreign_handle(obj) -> int:
     return int(address)
 
 
+#: Options of streams made without any.
+_DEFAULT_OPTIONS = StreamOptions()
+
+#: Each device's (least, greatest) stream priority, asked once.
+_priority_ranges: dict[int, tuple[int, int]] = {}
+
+
+def _priority_range(device_id: int) -> tuple[int, int]:
+    found = _priority_ranges.get(device_id)
+    if found is None:
+        found = check("hipDeviceGetStreamPriorityRange", hip.hipDeviceGetStreamPriorityRange())
+        _priority_ranges[device_id] = found = tuple(found)
+    return found
+
+
 #: The `GraphBuilder` class (set by `_graph`, which builds on streams).
 graph_builder_class = None
 
@@ -57,7 +71,7 @@ class Stream:
     """A queue of GPU work. Made by `Device.create_stream`, or `Stream.from_handle` over a
     stream made elsewhere (not destroyed here)."""
 
-    __slots__ = ("_handle", "_owner", "_nonblocking", "_priority", "_device_id", "_finalizer", "__weakref__")
+    __slots__ = ("_handle", "_owner", "_nonblocking", "_priority", "_device_id", "_owned", "__weakref__")
 
     def __new__(cls, *args, **kwargs):
         raise RuntimeError(
@@ -70,27 +84,44 @@ class Stream:
         self = object.__new__(cls)
         self._handle, self._owner, self._device_id = handle, owner, device_id
         self._nonblocking = self._priority = None
-        self._finalizer = None
+        self._owned = False
         return self
 
     @classmethod
-    def _create(cls, device_id: int, obj=None, options=None) -> Stream:
+    def _init(cls, obj=None, options=None, device_id: int | None = None) -> Stream:
+        """A new stream on device `device_id` (the current one if None) made with `options`,
+        or one over `obj`'s stream (`__cuda_stream__`), not owned."""
+        if device_id is None:
+            device_id = check("hipGetDevice", hip.hipGetDevice())
         if obj is not None and options is not None:
             raise ValueError("obj and options cannot be both specified")
         if obj is not None:
             return cls._wrap(_foreign_handle(obj), owner=obj, device_id=device_id)
-        options = check_or_create_options(StreamOptions, options, "Stream options")
-        least, greatest = check("hipDeviceGetStreamPriorityRange", hip.hipDeviceGetStreamPriorityRange())
+        if options is None:
+            options = _DEFAULT_OPTIONS
+        else:
+            options = check_or_create_options(StreamOptions, options, "Stream options")
+        least, greatest = _priority_range(device_id)
         priority = least if options.priority is None else options.priority
         if not greatest <= priority <= least:
             raise ValueError(f"priority={priority} is out of range {[greatest, least]}")
         flags = hip.hipStreamNonBlocking if options.nonblocking else hip.hipStreamDefault
         handle = check("hipStreamCreateWithPriority", hip.hipStreamCreateWithPriority(flags, priority))
         self = cls._wrap(handle, device_id=device_id)
-        self._nonblocking, self._priority = bool(options.nonblocking), priority
-        self._finalizer = weakref.finalize(self, hip.hipStreamDestroy, handle)
-        self._finalizer.atexit = False
+        self._nonblocking, self._priority, self._owned = bool(options.nonblocking), priority, True
         return self
+
+    def __del__(self, _exit=Exit):  # `Exit` bound now: module globals are cleared at exit
+        if not _exit.started:
+            self.close()
+
+    @classmethod
+    def _legacy_default(cls) -> Stream:
+        return _special(cls, 0)
+
+    @classmethod
+    def _per_thread_default(cls) -> Stream:
+        return _special(cls, 2)
 
     @staticmethod
     def from_handle(handle: int) -> Stream:
@@ -142,7 +173,8 @@ class Stream:
     def record(self, event: Event | None = None, options: EventOptions | None = None) -> Event:
         """Records `event` (a new one made with `options`, timing off by default) here."""
         if event is None:
-            options = check_or_create_options(EventOptions, options, "Event options")
+            if options is not None:
+                options = check_or_create_options(EventOptions, options, "Event options")
             event = Event._init(options, self._device_id)
         elif event.is_ipc_enabled:
             raise TypeError("IPC-enabled events should not be re-recorded; create a new event with options.")
@@ -172,9 +204,10 @@ class Stream:
         return graph_builder_class._init(self, owns_stream=False)
 
     def close(self) -> None:
-        if self._finalizer is not None:
-            self._finalizer()
-        self._handle = None if self._finalizer is not None else self._handle
+        """Destroys a stream made here (after its queued work); one from elsewhere is left."""
+        if self._owned:
+            handle, self._handle, self._owned = self._handle, None, False
+            hip.hipStreamDestroy(handle)
 
     def __eq__(self, other):
         return isinstance(other, Stream) and int(other) == int(self)
@@ -186,18 +219,18 @@ class Stream:
         return f"<Stream handle={int(self):#x}>"
 
 
-def _special(address: int) -> Stream:
+def _special(cls, address: int) -> Stream:
     # The address itself (HIP's calls take an int as a stream): making a `hipStream_t` here
     # would load the extension at import.
-    stream = Stream._wrap(address or None)
+    stream = cls._wrap(address or None)
     stream._nonblocking, stream._priority = False, 0
     return stream
 
 
 #: HIP's legacy default stream (`hipStreamLegacy`; CUDA's `CU_STREAM_LEGACY`) and the
 #: per-thread one (`hipStreamPerThread`).
-LEGACY_DEFAULT_STREAM = _special(0)
-PER_THREAD_DEFAULT_STREAM = _special(2)
+LEGACY_DEFAULT_STREAM = _special(Stream, 0)
+PER_THREAD_DEFAULT_STREAM = _special(Stream, 2)
 
 
 def default_stream() -> Stream:
@@ -223,8 +256,8 @@ def Stream_accept(arg, allow_stream_protocol: bool = False) -> Stream:  # noqa: 
         return builder_stream
     if allow_stream_protocol and hasattr(arg, "__cuda_stream__"):
         warnings.warn(
-            "Passing foreign stream objects to this function via the stream protocol is deprecated; "
-            "wrap it with Device.create_stream(obj) first.",
+            "Passing foreign stream objects to this function via the stream protocol is deprecated. "
+            "Convert the object explicitly using Stream(obj) instead.",
             DeprecationWarning,
             stacklevel=3,
         )

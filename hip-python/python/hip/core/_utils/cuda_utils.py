@@ -6,6 +6,7 @@ driver's.
 
 from __future__ import annotations
 
+import atexit
 import collections
 import dataclasses
 
@@ -23,6 +24,15 @@ class CUDAError(Exception):
 class NVRTCError(CUDAError):
     """hiprtc could not compile a program; the message ends with the compiler's log."""
 
+
+class Exit:
+    """`Exit.started` is true once the interpreter exits: objects collected then leave their
+    HIP handles to the process's end, as the runtime may already be torn down."""
+
+    started = False
+
+
+atexit.register(setattr, Exit, "started", True)
 
 #: cuda.core's (major, minor) compute capability.
 ComputeCapability = collections.namedtuple("ComputeCapability", ("major", "minor"))
@@ -58,8 +68,10 @@ def handle_return(result: tuple, handle=None):
 def check(call: str, result: tuple):
     """`handle_return`, the failing function named in the message."""
     status = result[0]
-    if int(status) == 0:
-        return handle_return(result)
+    if status == 0:
+        # handle_return's success path, inline: this check is on every hot call.
+        n = len(result)
+        return None if n == 1 else result[1] if n == 2 else result[1:]
     error = NVRTCError if isinstance(status, hiprtc.hiprtcResult) else CUDAError
     raise error(f"{_status_text(status)} ({call})", status)
 
