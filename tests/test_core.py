@@ -6,6 +6,7 @@ The cuda package serves the same objects as `cuda.core`."""
 
 import ctypes
 import gc
+import pickle
 import subprocess
 import sys
 import warnings
@@ -20,6 +21,7 @@ from hip.core import (
     CUDAError,
     Device,
     DeviceArray,
+    DeviceProperties,
     Event,
     Kernel,
     LaunchConfig,
@@ -31,7 +33,7 @@ from hip.core import (
     _dlpack,
     launch,
 )
-from hip.core._stream import LEGACY_DEFAULT_STREAM, Stream_accept
+from hip.core._stream import LEGACY_DEFAULT_STREAM, PER_THREAD_DEFAULT_STREAM, Stream_accept
 from hip.core._utils.cuda_utils import cast_to_3_tuple, check_or_create_options, handle_return
 from hip.core.utils import StridedMemoryView, args_viewable_as_strided_memory
 
@@ -302,6 +304,98 @@ def test_device_calls_raise_the_runtimes_status():
     assert raised.value.status in (hip.hipError_t.hipErrorNoDevice, hip.hipError_t.hipErrorInvalidDevice)
     with pytest.raises(CUDAError):
         ProgramOptions(arch=None).as_flags()  # the default target is the current device's
+
+
+@pytest.mark.skipif(gpu_count() > 0, reason="a GPU is present")
+def test_a_launch_without_a_gpu_raises_the_runtimes_status():
+    """The native launch returns HIP's status; `launch` raises it as cuda.core does."""
+    kernel = Kernel.from_handle(0)
+    with pytest.raises(CUDAError, match=r"hipError\w+.*\(hipModuleLaunchKernel\)"):
+        launch(LEGACY_DEFAULT_STREAM, LaunchConfig(grid=1, block=1), kernel, 1, 2.0)
+    with pytest.raises(TypeError, match="unsupported type"):
+        launch(LEGACY_DEFAULT_STREAM, LaunchConfig(grid=1, block=1), kernel, object())
+
+
+def test_native_launch_config_is_the_drivers_shape():
+    from hip.core._launch_config import _to_native_launch_config
+
+    native = _to_native_launch_config(LaunchConfig(grid=(4, 5, 6), block=(7, 8, 9), shmem_size=128))
+    assert (native.gridDimX, native.gridDimY, native.gridDimZ) == (4, 5, 6)
+    assert (native.blockDimX, native.blockDimY, native.blockDimZ, native.sharedMemBytes) == (7, 8, 9, 128)
+    assert native.numAttrs == 0 and list(native.attrs) == []
+
+
+def test_special_streams_of_a_subclass():
+    class MyStream(Stream):
+        pass
+
+    assert isinstance(MyStream._legacy_default(), MyStream) and int(MyStream._legacy_default()) == 0
+    assert isinstance(MyStream._per_thread_default(), MyStream)
+    assert int(MyStream._per_thread_default()) == int(PER_THREAD_DEFAULT_STREAM) == 2
+
+
+def test_ipc_event_descriptors_compare_by_handle_bytes():
+    from hip.core._event import IPCEventDescriptor
+
+    with pytest.raises(RuntimeError, match="cannot be instantiated directly"):
+        IPCEventDescriptor()
+    a, b = IPCEventDescriptor._init(b"\x01" * 64, True), IPCEventDescriptor._init(b"\x01" * 64, False)
+    assert a == b and hash(a) == hash(b) and a != IPCEventDescriptor._init(b"\x02" * 64, True)
+    assert a.__eq__(42) is NotImplemented and a != None  # noqa: E711 - the comparison itself is tested
+    assert pickle.loads(pickle.dumps(a)) == a
+
+
+def test_host_locations_are_one_object_each():
+    from hip.core import Host
+    from hip.core._managed import _coerce_location
+
+    assert Host() is Host() and Host(numa_id=1) is Host(numa_id=1) and Host() != Host(numa_id=1)
+    assert repr(Host.numa_current()) == "Host.numa_current()" and repr(Host(numa_id=2)) == "Host(numa_id=2)"
+    assert pickle.loads(pickle.dumps(Host(numa_id=3))) is Host(numa_id=3)
+    with pytest.raises(ValueError, match="mutually exclusive"):
+        Host(1, is_numa_current=True)
+    with pytest.raises(ValueError, match="non-negative int"):
+        Host(numa_id=-1)
+    assert _coerce_location(Host()).kind == "host" and _coerce_location(None, allow_none=True) is None
+    with pytest.raises(ValueError, match="location is required"):
+        _coerce_location(None)
+    with pytest.raises(TypeError, match="Device, Host, or None"):
+        _coerce_location(0)
+
+
+def test_managed_batch_calls_check_their_arguments():
+    from hip.core.utils import discard_batch, prefetch_batch
+
+    buf = Buffer.from_handle(0, 0)
+    with pytest.raises(TypeError, match="sequence of Buffers"):
+        prefetch_batch(LEGACY_DEFAULT_STREAM, buf, None)
+    with pytest.raises(ValueError, match="location length 1 does not match targets length 2"):
+        prefetch_batch(LEGACY_DEFAULT_STREAM, [buf, buf], [None])
+    with pytest.raises(NotImplementedError, match="batched discard"):
+        discard_batch(LEGACY_DEFAULT_STREAM, [buf])
+
+
+def test_properties_and_attribute_views_are_not_made_directly():
+    from hip.core._graph_memory import GraphMemoryResourceAttributes
+    from hip.core._module import KernelAttributes, KernelOccupancy
+
+    for cls in (DeviceProperties, KernelAttributes, KernelOccupancy, GraphMemoryResourceAttributes):
+        with pytest.raises(RuntimeError, match="cannot be instantiated directly"):
+            cls()
+
+
+def test_device_properties_are_cuda_cores_names_and_types():
+    """The names and types are cuda.core's; each answers HIP's attribute of that meaning (the
+    values need a GPU: tests/test_gpu.py)."""
+    from hip.core import _device_properties as names
+
+    assert len(names.BOOLS | names.INTS) == 143 and not names.BOOLS & names.INTS
+    assert {"multiprocessor_count", "max_threads_per_block", "warp_size"} <= names.INTS
+    assert {"managed_memory", "concurrent_managed_access", "cooperative_launch"} <= names.BOOLS
+    members = hip.hipDeviceAttribute_t.__members__
+    missing = [n for n in names.RENAMED.values() if f"hipDeviceAttribute{n}" not in members]
+    # ROCm 7's enum has each; older releases lack a few (those properties answer 0).
+    assert not missing or int(_native.ROCM_RELEASE.split(".")[0]) < 7, missing
 
 
 # --- buffers, views and DLPack -------------------------------------------------------------

@@ -849,6 +849,91 @@ def test_core_launch_and_graph_capture():
     np.testing.assert_array_equal(y.to_numpy(stream=stream), np.full(n, 6.0, np.float32))
 
 
+def test_core_properties_occupancy_and_cooperative_limits():
+    from hip import core
+
+    dev = core.Device()
+    dev.set_current()
+    props = dev.properties
+    assert isinstance(props.managed_memory, bool) and isinstance(props.multiprocessor_count, int)
+    assert props.max_blocks_per_multiprocessor > 0 and props.warp_size in (32, 64)
+    src = 'extern "C" __global__ void touch(int* x) { x[threadIdx.x] = 1; }'
+    kernel = (
+        core.Program(src, "c++", core.ProgramOptions(arch=f"sm_{dev.arch}"))
+        .compile("cubin")
+        .get_kernel("touch")
+    )
+    grid, block = kernel.occupancy.max_potential_block_size(0, 128)
+    assert 0 < block <= 128 and block % props.warp_size == 0 and grid >= props.multiprocessor_count
+    smem = kernel.occupancy.available_dynamic_shared_memory_per_block(2, 128)
+    assert 0 < smem <= props.max_shared_memory_per_multiprocessor
+    if props.cooperative_launch:
+        too_many = core.LaunchConfig(grid=props.max_grid_dim_x // 128 + 1, block=128, is_cooperative=True)
+        with pytest.raises(ValueError, match="cooperative launch"):
+            core.launch(dev.default_stream, too_many, kernel, 0)
+
+
+def test_core_graph_memory_and_managed_buffers():
+    from hip import core
+
+    dev = core.Device()
+    dev.set_current()
+    stream = dev.create_stream()
+    gmr = core.GraphMemoryResource(dev)
+    assert core.GraphMemoryResource(dev.device_id) is gmr
+    with pytest.raises(RuntimeError, match="non-capturing stream"):
+        gmr.allocate(64, stream=stream)
+    builder = stream.create_graph_builder().begin_building()
+    buf = gmr.allocate(1 << 20, stream=builder)
+    buf.fill(3, stream=builder)
+    buf.close(builder)
+    graph = builder.end_building().complete()
+    graph.launch(stream)
+    stream.sync()
+    assert gmr.attributes.reserved_mem_current >= 1 << 20
+    with pytest.raises(AttributeError, match="not writable"):
+        gmr.attributes.used_mem_current = 0
+    if dev.properties.concurrent_managed_access:
+        managed = core.ManagedMemoryResource().allocate(4096, stream=stream)
+        assert isinstance(managed, core.ManagedBuffer) and managed.is_managed
+        managed.read_mostly = True
+        assert managed.read_mostly is True
+        managed.preferred_location = core.Host()
+        assert managed.preferred_location == core.Host()
+        managed.accessed_by.add(dev)
+        assert dev in managed.accessed_by
+        managed.prefetch(dev, stream=stream)
+        stream.sync()
+        managed.close()
+
+
+def test_core_ptx_programs_and_the_linker_on_nvidia():
+    from hip import _native, core
+
+    if _native.platform() != "nvidia":
+        pytest.skip("PTX is NVIDIA's (AMD's linker takes LLVM bitcode: tests/test_core.py)")
+    dev = core.Device()
+    dev.set_current()
+    opts = core.ProgramOptions(arch=f"sm_{dev.arch}", relocatable_device_code=True)
+    caller = (
+        'extern __device__ int twice(int); extern "C" __global__ void apply(int* x) { x[0] = twice(x[0]); }'
+    )
+    parts = [
+        core.Program(s, "c++", opts).compile("ptx")
+        for s in (caller, "__device__ int twice(int v) { return 2 * v; }")
+    ]
+    linked = core.Linker(*parts, options=core.LinkerOptions(arch=f"sm_{dev.arch}")).link("cubin")
+    kernel = linked.get_kernel("apply")
+    stream = dev.create_stream()
+    host = core.LegacyPinnedMemoryResource().allocate(4, stream=stream)
+    np.from_dlpack(host).view(np.int32)[0] = 21
+    core.launch(stream, core.LaunchConfig(grid=1, block=1), kernel, host)
+    stream.sync()
+    assert np.from_dlpack(host).view(np.int32)[0] == 42
+    program = core.Program(parts[1].code.decode(), "ptx")
+    assert program.backend == "driver" and program.compile("cubin").code_type == "cubin"
+
+
 def test_memory_freed_through_the_bindings_is_refused_afterwards():
     status, ptr = h.hipMalloc(64)
     assert status == h.hipError_t.hipSuccess

@@ -40,14 +40,17 @@ def _bindings_module(name: str):
 
 # Set by the cuda package: hip-python imports nothing of it.
 _sys.modules["cuda.core._utils.cuda_utils"].__getattr__ = _bindings_module
-# cuda.core's `_memory` is a package; the names its tests import from its modules are in
-# hip.core's modules below.
+# cuda.core's `_memory` and `graph` are packages; the names its tests import from their
+# modules are in hip.core's modules below.
 _memory = _sys.modules["cuda.core._memory"]
 for _name, _module in {
-    "_legacy": _memory,
-    "_managed_buffer": _core._managed,
-    "_managed_location": _core._managed,
-    "_graph_memory_resource": _core._graph_memory,
+    "_memory._legacy": _memory,
+    "_memory._managed_buffer": _core._managed,
+    "_memory._managed_location": _core._managed,
+    "_memory._graph_memory_resource": _core._graph_memory,
+    "graph._graph_node": _core._graph_definition,
+    "graph._graph_definition": _core._graph_definition,
 }.items():
-    _sys.modules.setdefault(f"cuda.core._memory.{_name}", _module)
-    setattr(_memory, _name, _module)
+    _sys.modules.setdefault(f"cuda.core.{_name}", _module)
+    _package, _, _child = _name.partition(".")
+    setattr(_sys.modules[f"cuda.core.{_package}"], _child, _module)

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import weakref
 
 from hip import hip
 
 from . import _stream
 from ._event import EventOptions
-from ._utils.cuda_utils import check, check_or_create_options
+from ._utils.cuda_utils import CUDAError, check, check_or_create_options
 
 _MODES = {"global": 0, "thread_local": 1, "relaxed": 2}
 
@@ -104,9 +105,7 @@ class GraphBuilder:
     def complete(self, options: GraphCompleteOptions | None = None) -> Graph:
         if self._state != "ended":
             raise RuntimeError("Graph has not finished building.")
-        check_or_create_options(GraphCompleteOptions, options, "Graph complete options")
-        graph_exec = check("hipGraphInstantiateWithFlags", hip.hipGraphInstantiateWithFlags(self._graph, 0))
-        return Graph._init(graph_exec)
+        return instantiate(self._graph, options)
 
     def debug_dot_print(self, path, options: GraphDebugPrintOptions | None = None) -> None:
         options = check_or_create_options(GraphDebugPrintOptions, options, "Graph debug print options")
@@ -172,15 +171,48 @@ class Graph:
     def launch(self, stream) -> None:
         check("hipGraphLaunch", hip.hipGraphLaunch(self._exec, _stream.Stream_accept(stream).handle))
 
-    def update(self, source: GraphBuilder) -> None:
-        if not isinstance(source, GraphBuilder):
-            raise TypeError(f"update takes a GraphBuilder, got {type(source).__name__}")
-        if source._state != "ended":
-            raise ValueError("Graph has not finished building.")
-        check("hipGraphExecUpdate", hip.hipGraphExecUpdate(self._exec, source._graph))
+    def update(self, source) -> None:
+        """Gives the executable graph the parameters of `source` (a built `GraphBuilder` or
+        a `GraphDefinition`) of the same topology (`hipGraphExecUpdate`)."""
+        if isinstance(source, GraphBuilder):
+            if source._state != "ended":
+                raise ValueError("Graph has not finished building.")
+            graph = source._graph
+        elif definition_class is not None and isinstance(source, definition_class):
+            graph = source.handle
+        else:
+            raise TypeError(f"expected GraphBuilder or GraphDefinition, got {type(source).__name__}")
+        status, _, result = hip.hipGraphExecUpdate(self._exec, graph)
+        if status != 0:
+            name = result.name.removeprefix("hipGraphExecUpdate")
+            words = re.findall(r"[A-Z][a-z0-9]*", name)
+            cuda_name = "CU_GRAPH_EXEC_UPDATE_" + "_".join(w.upper() for w in words)
+            raise CUDAError(f"Graph update failed: {' '.join(words).lower()} ({cuda_name})", status)
 
     def close(self) -> None:
         self._finalizer()
 
+
+def instantiate(graph, options: GraphCompleteOptions | None = None) -> Graph:
+    """An executable `Graph` of HIP graph `graph` (`hipGraphInstantiateWithFlags` with the
+    options' flags; uploaded to `upload_stream` where given)."""
+    options = check_or_create_options(GraphCompleteOptions, options, "Graph complete options")
+    flags = hip.hipGraphInstantiateFlags
+    bits = 0
+    for on, flag in (
+        (options.auto_free_on_launch, flags.hipGraphInstantiateFlagAutoFreeOnLaunch),
+        (options.device_launch, flags.hipGraphInstantiateFlagDeviceLaunch),
+        (options.use_node_priority, flags.hipGraphInstantiateFlagUseNodePriority),
+    ):
+        bits |= int(flag) if on else 0
+    graph_exec = check("hipGraphInstantiateWithFlags", hip.hipGraphInstantiateWithFlags(graph, bits))
+    result = Graph._init(graph_exec)
+    if options.upload_stream is not None:
+        result.upload(options.upload_stream)
+    return result
+
+
+#: The `GraphDefinition` class (set by `_graph_definition`, which builds on this module).
+definition_class = None
 
 _stream.graph_builder_class = GraphBuilder
