@@ -934,6 +934,49 @@ def test_core_ptx_programs_and_the_linker_on_nvidia():
     assert program.backend == "driver" and program.compile("cubin").code_type == "cubin"
 
 
+def test_core_graph_definitions_build_run_and_change():
+    from hip import core
+    from hip.core.graph import AllocNode, EmptyNode, GraphDefinition, KernelNode, MemsetNode
+
+    dev = core.Device()
+    dev.set_current()
+    stream = dev.create_stream()
+    src = 'extern "C" __global__ void add_one(unsigned char* x) { x[threadIdx.x] += 1; }'
+    kernel = (
+        core.Program(src, "c++", core.ProgramOptions(arch=f"sm_{dev.arch}"))
+        .compile("cubin")
+        .get_kernel("add_one")
+    )
+    host = core.LegacyPinnedMemoryResource().allocate(64, stream=stream)
+    g = GraphDefinition()
+    alloc = g.allocate(64)
+    assert (
+        isinstance(alloc, AllocNode) and alloc.dptr and alloc.bytesize == 64 and alloc.memory_type == "device"
+    )
+    fill = alloc.memset(alloc.dptr, 41, 64)
+    bump = fill.launch(core.LaunchConfig(grid=1, block=64), kernel, alloc.dptr)
+    copy = bump.memcpy(host.handle, alloc.dptr, 64)
+    free = copy.deallocate(alloc.dptr)
+    assert isinstance(fill, MemsetNode) and isinstance(bump, KernelNode) and bump.kernel is kernel
+    assert g.nodes() == {alloc, fill, bump, copy, free} and (fill, bump) in g.edges()
+    assert (
+        set(bump.pred) == {fill}
+        and set(bump.succ) == {copy}
+        and bump.type.name == "CU_GRAPH_NODE_TYPE_KERNEL"
+    )
+    g.instantiate().launch(stream)
+    stream.sync()
+    assert (np.from_dlpack(host) == 42).all()
+    join = g.join(alloc, fill)
+    assert isinstance(join, EmptyNode) and set(join.pred) == {alloc, fill}
+    join.destroy()
+    assert join not in g.nodes() and join.handle is None
+    with pytest.raises(ValueError, match="Invalid memory_type"):
+        g.allocate(8, memory_type="elsewhere")
+    with pytest.raises(core.CUDAError, match="conditional"):
+        g.create_condition()
+
+
 def test_memory_freed_through_the_bindings_is_refused_afterwards():
     status, ptr = h.hipMalloc(64)
     assert status == h.hipError_t.hipSuccess

@@ -52,7 +52,10 @@ class Event:
         else:
             flags = options._flags()
         self._options, self._device_id, self._handle = options, device_id, None
-        self._handle = check("hipEventCreateWithFlags", hip.hipEventCreateWithFlags(flags))
+        status, handle = hip.hipEventCreateWithFlags(flags)
+        if status != 0:
+            check("hipEventCreateWithFlags", (status,))
+        self._handle = handle
         return self
 
     def __del__(self, _exit=Exit):  # `Exit` bound now: module globals are cleared at exit

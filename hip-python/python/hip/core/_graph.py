@@ -139,6 +139,23 @@ class GraphBuilder:
                 root._stream.wait(b._stream)
         return root
 
+    def create_condition(self, default_value=None):
+        raise CUDAError("HIP has no conditional graph nodes (no hipGraphConditionalHandleCreate)")
+
+    def if_then(self, condition):
+        raise CUDAError("HIP has no conditional graph nodes")
+
+    if_else = while_loop = if_then
+
+    def switch(self, condition, count: int):
+        raise CUDAError("HIP has no conditional graph nodes")
+
+    def embed(self, child):
+        raise CUDAError("hip.core's GraphBuilder does not embed graphs yet (use a GraphDefinition's embed)")
+
+    def callback(self, fn, *, user_data=None):
+        raise CUDAError("hip.core's graphs take no host callbacks yet (hipLaunchHostFunc needs a C function)")
+
     def close(self) -> None:
         if self._graph is not None:
             hip.hipGraphDestroy(self._graph)

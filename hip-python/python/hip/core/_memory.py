@@ -10,7 +10,7 @@ import sys
 from hip import _native, hip
 
 from . import _dlpack, _ordinal
-from ._stream import Stream_accept, default_stream
+from ._stream import Stream, Stream_accept, default_stream
 from ._utils.cuda_utils import CUDAError, Exit, check, check_or_create_options
 
 _DEFAULT_KIND = 4  # hipMemcpyDefault: the runtime tells host from device memory by address
@@ -306,13 +306,19 @@ class DeviceMemoryResource(MemoryResource):
         self._ipc = bool(getattr(options, "ipc_enabled", False))
 
     def allocate(self, size: int, *, stream) -> Buffer:
-        stream = Stream_accept(stream)
-        ptr = check("hipMallocFromPoolAsync", hip.hipMallocFromPoolAsync(size, self._pool, stream.handle))
+        if type(stream) is not Stream:
+            stream = Stream_accept(stream)
+        status, ptr = hip.hipMallocFromPoolAsync(size, self._pool, stream._handle)
+        if status != 0:
+            check("hipMallocFromPoolAsync", (status,))
         return Buffer._init(int(ptr) if ptr is not None else 0, size, mr=self, stream=stream)
 
     def deallocate(self, ptr, size: int, *, stream) -> None:
-        stream = Stream_accept(stream)
-        check("hipFreeAsync", hip.hipFreeAsync(int(ptr), stream.handle))
+        if type(stream) is not Stream:
+            stream = Stream_accept(stream)
+        (status,) = hip.hipFreeAsync(ptr, stream._handle)
+        if status != 0:
+            check("hipFreeAsync", (status,))
 
     def close(self) -> None:
         if self._owned and self._pool is not None:

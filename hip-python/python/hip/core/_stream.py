@@ -178,7 +178,9 @@ class Stream:
             event = Event._init(options, self._device_id)
         elif event.is_ipc_enabled:
             raise TypeError("IPC-enabled events should not be re-recorded; create a new event with options.")
-        check("hipEventRecord", hip.hipEventRecord(event.handle, self._handle))
+        (status,) = hip.hipEventRecord(event._handle, self._handle)
+        if status != 0:
+            check("hipEventRecord", (status,))
         return event
 
     def wait(self, event_or_stream) -> None:
