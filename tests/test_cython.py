@@ -6,6 +6,7 @@ that is not installed included (its error status, never a crash)."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -230,6 +231,75 @@ def test_cuda_names_run_hip_at_the_c_level(tmp_path):
     assert statuses[0] == int(err)
     assert count_status == int(driver.cuDeviceGetCount()[0])
     assert version == [int(x) for x in nvrtc.nvrtcVersion()] + [0]
+
+
+NVRTC_CUBIN_PROGRAM = """
+cimport cuda.bindings.cynvrtc as cynvrtc
+from libc.stdlib cimport malloc, free
+
+def cubin(bytes source, bytes arch):
+    # NVRTC's C calls as a Cython program makes them: the program's CUBIN, the GPU's code.
+    cdef cynvrtc.nvrtcProgram prog
+    cdef const char *options[1]
+    cdef size_t size = 0
+    options[0] = arch
+    statuses = [<int>cynvrtc.nvrtcCreateProgram(&prog, source, b"k.cu", 0, NULL, NULL)]
+    statuses.append(<int>cynvrtc.nvrtcCompileProgram(prog, 1, options))
+    statuses.append(<int>cynvrtc.nvrtcGetCUBINSize(prog, &size))
+    cdef char *data = <char *>malloc(size)
+    statuses.append(<int>cynvrtc.nvrtcGetCUBIN(prog, data))
+    code = data[:size]
+    free(data)
+    cynvrtc.nvrtcDestroyProgram(&prog)
+    return statuses, code
+"""
+
+
+def test_nvrtc_cubin_is_the_gpus_code_at_the_c_level(tmp_path):
+    """`nvrtcGetCUBIN` at the C level gives what the Python level gives: the code object
+    (ELF), not LLVM bitcode (loaded with cuModuleLoadData on a GPU: tests/test_gpu.py)."""
+    pytest.importorskip("cuda.bindings.nvrtc")
+    (tmp_path / "hipgen_cubin_cy.pyx").write_text(NVRTC_CUBIN_PROGRAM)
+    build(tmp_path, "hipgen_cubin_cy", hip_pkg.get_include())
+    code = (
+        "import hipgen_cubin_cy as m\n"
+        "statuses, code = m.cubin(b'extern \"C\" __global__ void k(float* x) { x[0] = 1; }', "
+        "b'--offload-arch=gfx90a')\n"
+        "print(statuses, code[:4])"
+    )
+    run = child(tmp_path, code)
+    assert run.stdout.strip().splitlines()[-1] == "[0, 0, 0, 0] b'\\x7fELF'"
+
+
+def test_every_c_level_cuda_name_is_the_python_levels_hip_function():
+    """The `.pxd` files' `#define <CUDA name> <HIP name>` of each function are the plan's
+    choice for the Python level: one decision for both levels."""
+    pytest.importorskip("cuda.bindings.driver")
+    import cuda.bindings
+    from cuda import _plan
+
+    targets = {}
+    for hip_module in ("hip", "hiprtc"):
+        for cuda_name, (_, hip_name, kind) in _plan.names(hip_module).items():
+            if kind == "function":
+                targets.setdefault(cuda_name, hip_name)
+    # Where the Python level adapts a call, the HIP function its adapter calls.
+    targets.update({name: a["hip"] for name, a in _plan.tables().adapted.items() if a.get("hip")})
+    checked = 0
+    for pxd in sorted(Path(cuda.bindings.__file__).parent.glob("cy*.pxd")):
+        text = pxd.read_text()
+        for line in text.splitlines():
+            parts = line.split()
+            if len(parts) != 3 or parts[0] != "#define" or parts[1] not in targets:
+                continue
+            target = parts[2]
+            if target == f"hipgen_{parts[1]}":
+                # A trampoline adapting the arguments: the HIP function it returns.
+                body = re.search(rf"{target}\([^)]*\) {{(.*)}}", text).group(1)
+                target = re.findall(r"return (\w+)\(", body)[-1]
+            assert target == targets[parts[1]], (pxd.name, line)
+            checked += 1
+    assert checked > 500
 
 
 CUDA_CPP_PROGRAM = '''

@@ -115,6 +115,10 @@ pub struct MappingSpec {
     pub path: PathBuf,
     /// Perl subs whose `subst` calls are read, in order; the first entry of a CUDA name wins.
     pub sections: Vec<String>,
+    /// Pairs of our own (CUDA name -> HIP name), ahead of HIPIFY's: where HIPIFY's HIP name
+    /// does something else than the CUDA name does.
+    #[serde(default)]
+    pub pairs: BTreeMap<String, String>,
 }
 
 /// What the CUDA modules' stubs describe.
@@ -372,7 +376,14 @@ pub fn generate(
             table.display()
         )
     })?;
-    let entries = read_hipify(&text, &spec.mapping.sections)?;
+    let own = spec.mapping.pairs.iter().map(|(cuda, hip)| Entry {
+        cuda: cuda.clone(),
+        hip: hip.clone(),
+        category: "library".into(),
+    });
+    let entries: Vec<Entry> = own
+        .chain(read_hipify(&text, &spec.mapping.sections)?)
+        .collect();
     let mut set = resolve(spec, release, &entries, libs)?;
     if let Some(conventions) = &spec.conventions {
         let mut hip = crate::cuda::conventions::HipFunctions::new();
@@ -456,6 +467,7 @@ sub simpleSubstitutions {
             mapping: MappingSpec {
                 path: "hipify-perl".into(),
                 sections: sections(),
+                pairs: BTreeMap::new(),
             },
             modules: vec!["hip".into()],
             conventions: None,

@@ -14,8 +14,8 @@ cdef extern from *:
     #define nvrtcCompileProgram hiprtcCompileProgram
     #define nvrtcCreateProgram hiprtcCreateProgram
     #define nvrtcDestroyProgram hiprtcDestroyProgram
-    #define nvrtcGetCUBIN hiprtcGetBitcode
-    #define nvrtcGetCUBINSize hiprtcGetBitcodeSize
+    #define nvrtcGetCUBIN hiprtcGetCode
+    #define nvrtcGetCUBINSize hiprtcGetCodeSize
     #define nvrtcGetErrorString hiprtcGetErrorString
     #define nvrtcGetLoweredName hiprtcGetLoweredName
     #define nvrtcGetPTX hiprtcGetCode
@@ -43,8 +43,8 @@ cdef extern from *:
     nvrtcResult nvrtcCompileProgram(hiprtcProgram prog, int numOptions, const char **options) nogil
     nvrtcResult nvrtcCreateProgram(hiprtcProgram *prog, const char *src, const char *name, int numHeaders, const char **headers, const char **includeNames) nogil
     nvrtcResult nvrtcDestroyProgram(hiprtcProgram *prog) nogil
-    nvrtcResult nvrtcGetCUBIN(hiprtcProgram prog, char *bitcode) nogil
-    nvrtcResult nvrtcGetCUBINSize(hiprtcProgram prog, size_t *bitcode_size) nogil
+    nvrtcResult nvrtcGetCUBIN(hiprtcProgram prog, char *code) nogil
+    nvrtcResult nvrtcGetCUBINSize(hiprtcProgram prog, size_t *codeSizeRet) nogil
     const char *nvrtcGetErrorString(nvrtcResult result) nogil
     nvrtcResult nvrtcGetLoweredName(hiprtcProgram prog, const char *name_expression, const char **lowered_name) nogil
     nvrtcResult nvrtcGetPTX(hiprtcProgram prog, char *code) nogil
