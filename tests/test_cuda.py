@@ -492,3 +492,28 @@ def test_cuda_is_a_namespace_package_that_other_portions_join(tmp_path):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
         assert out.returncode == 0, out.stderr
         assert out.stdout.split() == ["stand-in", "True", "2"]
+
+
+@pytest.mark.parametrize("api", ["12", "13"])
+def test_stubs_are_only_functions_hip_lacks(api, monkeypatch):
+    """A CUDA function answers "not supported" only where HIP has no function of its name
+    (after HIPIFY's table, the spec's pairs and its same-name rule), or has one taking other
+    parameters, which its reason names: checked against the IR of the session's release."""
+    import re
+
+    from cuda import _plan
+
+    from conftest import load_ir
+
+    monkeypatch.setenv(_plan.API_VARIABLE, api)
+    monkeypatch.setattr(_plan, "_TABLES", {})
+    hip_functions = {f["name"] for lib in ("hip", "hiprtc") for f in load_ir(lib)["functions"]}
+    for name, stub in _plan.tables().stubs.items():
+        prefix, rest = re.match(r"(cuda|cu|nvrtc)(.*)", name).groups()
+        hip_prefix = "hiprtc" if prefix == "nvrtc" else "hip"
+        namesakes = {hip_prefix + rest, hip_prefix + re.sub(r"_v[0-9]+$", "", rest)}
+        if stub["why"] == "no HIP function":
+            assert not namesakes & hip_functions, (name, namesakes & hip_functions)
+        else:
+            differing = re.fullmatch(r"HIP's (\w+) takes other parameters", stub["why"]).group(1)
+            assert differing in hip_functions and differing in namesakes, (name, stub["why"])

@@ -414,7 +414,23 @@ pub fn generate(
                 records.map(&a.cuda, &a.hip);
             }
         }
-        let apis = crate::cuda::conventions::generate(conventions, cuda_headers, &hip, &records)?;
+        let by_name: HashMap<&str, (&str, &crate::ir::Function)> = set
+            .modules
+            .iter()
+            .zip(libs)
+            .flat_map(|(m, lib)| {
+                lib.functions
+                    .iter()
+                    .map(move |f| (f.name.as_str(), (m.module.as_str(), f)))
+            })
+            .collect();
+        let apis = crate::cuda::conventions::generate(
+            conventions,
+            cuda_headers,
+            &hip,
+            &by_name,
+            &records,
+        )?;
         set.apis = apis;
     }
     Ok(set)

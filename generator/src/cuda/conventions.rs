@@ -61,6 +61,11 @@ pub struct ConventionsSpec {
     /// as the CUDA name stands for the table's HIP function elsewhere.
     #[serde(default)]
     pub hip_functions: BTreeMap<String, String>,
+    /// CUDA functions HIPIFY's table leaves out that are HIP's function of the same name
+    /// (the CUDA prefix for `hip`, with or without a version suffix), where the parameters
+    /// align one to one: the same call (`cuMemcpyAsync`, `cudaStreamGetDevice`).
+    #[serde(default)]
+    pub same_names: Option<SameNamesSpec>,
     /// Regexes on `function.param`: pointers cuda-python takes as an input and also returns
     /// (the value after the call): counts of the arrays a call fills
     /// (`cudaGraphGetNodes.numNodes`, whose handle arrays then hold that many elements),
@@ -505,21 +510,63 @@ fn ir_functions(spec: &ConventionsSpec, libs: &[Library]) -> Vec<RawFunction> {
 /// The HIP function a CUDA function name stands for: (HIP module, function).
 pub type HipFunctions<'a> = HashMap<&'a str, (&'a str, &'a Function)>;
 
-/// Joins the CUDA functions of one API version to their HIP functions.
-fn plan(
-    version: &str,
-    funcs: &[RawFunction],
-    hip: &HipFunctions<'_>,
-    spec: &ConventionsSpec,
-    rules: &Rules,
-    reshaped: &dyn Fn(&str) -> bool,
-) -> ApiConventions {
-    let ctx = PlanCtx {
-        hip,
-        spec,
-        rules,
-        reshaped,
+/// The spec's same-name rule: CUDA's prefixes and HIP's for them, and the version suffix a
+/// CUDA name may carry that HIP's name may lack.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SameNamesSpec {
+    /// (CUDA prefix, HIP prefix), tried in order (`cuda` before `cu`).
+    pub prefixes: Vec<(String, String)>,
+    /// A regex of the suffix (`_v[0-9]+$`).
+    pub versions: String,
+}
+
+/// `hip` joined with the CUDA functions the same-name rule gives HIP functions for:
+/// `by_name` holds every HIP function (module, function) by its name.
+/// Also the CUDA functions whose HIP namesake takes other parameters, with its name.
+fn with_same_names<'a>(
+    hip: &HipFunctions<'a>,
+    funcs: &'a [RawFunction],
+    by_name: &HashMap<&'a str, (&'a str, &'a Function)>,
+    rule: Option<&SameNamesSpec>,
+) -> Result<(HipFunctions<'a>, HashMap<&'a str, &'a str>)> {
+    let mut joined = hip.clone();
+    let mut differing = HashMap::new();
+    let Some(rule) = rule else {
+        return Ok((joined, differing));
     };
+    let versions = Regex::new(&rule.versions)?;
+    for f in funcs.iter().filter(|f| !hip.contains_key(f.name.as_str())) {
+        let Some((hip_prefix, rest)) = rule
+            .prefixes
+            .iter()
+            .find_map(|(cuda, hip)| Some((hip, f.name.strip_prefix(cuda.as_str())?)))
+        else {
+            continue;
+        };
+        let names = [
+            format!("{hip_prefix}{rest}"),
+            format!("{hip_prefix}{}", versions.replace(rest, "")),
+        ];
+        let found = names.iter().find_map(|n| by_name.get(n.as_str()));
+        if let Some(&(module, h)) = found {
+            if aligns_one_to_one(&f.params, &h.params) {
+                joined.insert(f.name.as_str(), (module, h));
+            } else {
+                differing.insert(f.name.as_str(), h.name.as_str());
+            }
+        }
+    }
+    Ok((joined, differing))
+}
+
+/// Whether each CUDA parameter feeds one HIP parameter and each HIP parameter is fed.
+fn aligns_one_to_one(cuda: &[RawParam], hip: &[crate::ir::Param]) -> bool {
+    cuda.len() == hip.len() && align(cuda, hip).iter().all(Option::is_some)
+}
+
+/// Joins the CUDA functions of one API version to their HIP functions.
+fn plan(version: &str, funcs: &[RawFunction], ctx: &PlanCtx<'_>) -> ApiConventions {
     let mut adapted = Vec::new();
     let mut stubs = Vec::new();
     let mut wrappers: BTreeMap<String, (u8, bool)> = BTreeMap::new();
@@ -549,9 +596,9 @@ fn plan(
             .map(|(name, (size, signed))| WrapperType { name, size, signed })
             .collect(),
         mismatched,
-        not_supported: spec.not_supported.clone(),
-        attribute_types: spec.attribute_types.clone(),
-        location_types: spec.location_types.clone(),
+        not_supported: ctx.spec.not_supported.clone(),
+        attribute_types: ctx.spec.attribute_types.clone(),
+        location_types: ctx.spec.location_types.clone(),
         include_guards: Default::default(),
         types: Default::default(),
     }
@@ -574,6 +621,8 @@ enum Planned {
 /// What the plan of one API version reads besides the CUDA functions.
 struct PlanCtx<'a> {
     hip: &'a HipFunctions<'a>,
+    /// CUDA functions whose HIP namesake takes other parameters, with its name.
+    differing: &'a HashMap<&'a str, &'a str>,
     spec: &'a ConventionsSpec,
     rules: &'a Rules,
     reshaped: &'a dyn Fn(&str) -> bool,
@@ -647,7 +696,11 @@ impl PlanCtx<'_> {
     fn function(&self, f: &RawFunction) -> Planned {
         let j = self.join(f);
         let Some(&(module, h)) = self.hip.get(f.name.as_str()) else {
-            return Planned::Stub(self.stub(&j, "no HIP function"));
+            let why = match self.differing.get(f.name.as_str()) {
+                Some(h) => format!("HIP's {h} takes other parameters"),
+                None => "no HIP function".to_string(),
+            };
+            return Planned::Stub(self.stub(&j, &why));
         };
         if !matches!(h.ret, CType::Enum { .. }) {
             // HIP returns a value, not a status: the HIP object as it is.
@@ -1250,10 +1303,11 @@ impl DirectPlanner<'_> {
 }
 
 /// Reads each API version's headers and plans every CUDA function of them.
-pub fn generate(
+pub fn generate<'a>(
     spec: &ConventionsSpec,
     cuda_headers: &Path,
-    hip: &HipFunctions<'_>,
+    hip: &HipFunctions<'a>,
+    hip_by_name: &HashMap<&'a str, (&'a str, &'a Function)>,
     hip_records: &crate::cuda::reshape::HipRecords<'_>,
 ) -> Result<Vec<ApiConventions>> {
     let rules = Rules::new(spec)?;
@@ -1289,7 +1343,16 @@ pub fn generate(
                     .is_some_and(|p| types.reshaped.contains_key(*p))
             };
             let funcs = ir_functions(spec, &libs);
-            let mut conventions = plan(&api.version, &funcs, hip, spec, &rules, &is_reshaped);
+            let (hip, differing) =
+                with_same_names(hip, &funcs, hip_by_name, spec.same_names.as_ref())?;
+            let ctx = PlanCtx {
+                hip: &hip,
+                differing: &differing,
+                spec,
+                rules: &rules,
+                reshaped: &is_reshaped,
+            };
+            let mut conventions = plan(&api.version, &funcs, &ctx);
             conventions.types = types;
             for (header, module) in &spec.guarded {
                 let Some(text) = includes

@@ -955,6 +955,8 @@ cdef extern from *:
     #define cuStreamWriteValue32_v2 hipStreamWriteValue32
     #define cuStreamWriteValue64 hipStreamWriteValue64
     #define cuStreamWriteValue64_v2 hipStreamWriteValue64
+    #define cuSurfObjectCreate hipCreateSurfaceObject
+    #define cuSurfObjectDestroy hipDestroySurfaceObject
     #define cuTexObjectCreate hipTexObjectCreate
     #define cuTexObjectDestroy hipTexObjectDestroy
     #define cuTexObjectGetResourceDesc hipTexObjectGetResourceDesc
@@ -2013,6 +2015,8 @@ cdef extern from *:
     CUresult cuStreamWriteValue32_v2(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags) nogil
     CUresult cuStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags) nogil
     CUresult cuStreamWriteValue64_v2(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags) nogil
+    CUresult cuSurfObjectCreate(hipSurfaceObject_t *pSurfObject, const hipResourceDesc *pResDesc) nogil
+    CUresult cuSurfObjectDestroy(hipSurfaceObject_t surfaceObject) nogil
     CUresult cuTexObjectCreate(hipTextureObject_t *pTexObject, const HIP_RESOURCE_DESC *pResDesc, const HIP_TEXTURE_DESC *pTexDesc, const HIP_RESOURCE_VIEW_DESC *pResViewDesc) nogil
     CUresult cuTexObjectDestroy(hipTextureObject_t texObject) nogil
     CUresult cuTexObjectGetResourceDesc(HIP_RESOURCE_DESC *pResDesc, hipTextureObject_t texObject) nogil

@@ -6298,7 +6298,7 @@ def cuCtxGetDevice() -> tuple[CUresult, Any]:
     """cuda-python's cuCtxGetDevice, run by HIP's hipCtxGetDevice."""
 
 def cuCtxGetDevice_v2(ctx: Any) -> tuple[CUresult, Any]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipCtxGetDevice takes other parameters)."""
 
 def cuCtxGetExecAffinity(typename: Any) -> tuple[CUresult, Any]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
@@ -6355,7 +6355,7 @@ def cuCtxSynchronize() -> tuple[CUresult]:
     """HIP's hipCtxSynchronize."""
 
 def cuCtxSynchronize_v2(ctx: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipCtxSynchronize takes other parameters)."""
 
 def cuCtxWaitEvent(hCtx: Any, hEvent: Any) -> tuple[CUresult]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
@@ -6586,16 +6586,16 @@ def cuFuncLoad(function: Any) -> tuple[CUresult]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
 
 def cuFuncSetAttribute(hfunc: Any, attrib: Any, value: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipFuncSetAttribute takes other parameters)."""
 
 def cuFuncSetBlockShape(hfunc: Any, x: Any, y: Any, z: Any) -> tuple[CUresult]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
 
 def cuFuncSetCacheConfig(hfunc: Any, config: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipFuncSetCacheConfig takes other parameters)."""
 
 def cuFuncSetSharedMemConfig(hfunc: Any, config: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipFuncSetSharedMemConfig takes other parameters)."""
 
 def cuFuncSetSharedSize(hfunc: Any, bytes: Any) -> tuple[CUresult]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
@@ -6652,10 +6652,10 @@ def cuGraphAddMemFreeNode(hGraph: Any, dependencies: Any, numDependencies: Any, 
     """cuda-python's cuGraphAddMemFreeNode, run by HIP's hipGraphAddMemFreeNode."""
 
 def cuGraphAddMemcpyNode(hGraph: Any, dependencies: Any, numDependencies: Any, copyParams: Any, ctx: Any) -> tuple[CUresult, Any]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipGraphAddMemcpyNode takes other parameters)."""
 
 def cuGraphAddMemsetNode(hGraph: Any, dependencies: Any, numDependencies: Any, memsetParams: Any, ctx: Any) -> tuple[CUresult, Any]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipGraphAddMemsetNode takes other parameters)."""
 
 def cuGraphAddNode(hGraph: Any, dependencies: Any, dependencyData: Any, numDependencies: Any, nodeParams: Any) -> tuple[CUresult, Any]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
@@ -6736,10 +6736,10 @@ def cuGraphExecKernelNodeSetParams(hGraphExec: Any, hNode: Any, nodeParams: Any)
     """cuda-python's cuGraphExecKernelNodeSetParams, run by HIP's hipGraphExecKernelNodeSetParams."""
 
 def cuGraphExecMemcpyNodeSetParams(hGraphExec: Any, hNode: Any, copyParams: Any, ctx: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipGraphExecMemcpyNodeSetParams takes other parameters)."""
 
 def cuGraphExecMemsetNodeSetParams(hGraphExec: Any, hNode: Any, memsetParams: Any, ctx: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipGraphExecMemsetNodeSetParams takes other parameters)."""
 
 def cuGraphExecNodeSetParams(hGraphExec: Any, hNode: Any, nodeParams: Any) -> tuple[CUresult]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
@@ -6997,7 +6997,7 @@ def cuLaunchHostFunc(stream: Any, fn: Any, userData: Any) -> tuple[CUresult]:
     """HIP's hipLaunchHostFunc."""
 
 def cuLaunchHostFunc_v2(hStream: Any, fn: Any, userData: Any, syncMode: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipLaunchHostFunc takes other parameters)."""
 
 def cuLaunchKernel(f: Any, gridDimX: Any, gridDimY: Any, gridDimZ: Any, blockDimX: Any, blockDimY: Any, blockDimZ: Any, sharedMemBytes: Any, hStream: Any, kernelParams: Any, extra: Any) -> tuple[CUresult]:
     """cuda-python's cuLaunchKernel, run by HIP's hipModuleLaunchKernel."""
@@ -7297,7 +7297,7 @@ def cuMemUnmap(ptr: Any, size: Any) -> tuple[CUresult]:
     """cuda-python's cuMemUnmap, run by HIP's hipMemUnmap."""
 
 def cuMemcpy(dst: Any, src: Any, ByteCount: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipMemcpy takes other parameters)."""
 
 def cuMemcpy2D(pCopy: Any) -> tuple[CUresult]:
     """HIP's hipMemcpyParam2D."""
@@ -7342,7 +7342,7 @@ def cuMemcpy3D_v2(pCopy: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipDrvMemcpy3D."""
 
 def cuMemcpyAsync(dst: Any, src: Any, ByteCount: Any, hStream: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipMemcpyAsync takes other parameters)."""
 
 def cuMemcpyAtoA(dstArray: Any, dstOffset: Any, srcArray: Any, srcOffset: Any, ByteCount: Any) -> tuple[CUresult]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
@@ -7411,10 +7411,10 @@ def cuMemcpyHtoD_v2(dst: Any, src: Any, sizeBytes: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipMemcpyHtoD."""
 
 def cuMemcpyPeer(dstDevice: Any, dstContext: Any, srcDevice: Any, srcContext: Any, ByteCount: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipMemcpyPeer takes other parameters)."""
 
 def cuMemcpyPeerAsync(dstDevice: Any, dstContext: Any, srcDevice: Any, srcContext: Any, ByteCount: Any, hStream: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipMemcpyPeerAsync takes other parameters)."""
 
 def cuMemcpyWithAttributesAsync(dst: Any, src: Any, size: Any, hStream: Any) -> tuple[CUresult, Any]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
@@ -7659,9 +7659,6 @@ def cuStreamGetCtx_v2(hStream: Any) -> tuple[CUresult, Any, Any]:
 def cuStreamGetDevResource(hStream: Any, typename: Any) -> tuple[CUresult, Any]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
 
-def cuStreamGetDevice(hStream: Any) -> tuple[CUresult, Any]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
-
 def cuStreamGetFlags(stream: Any) -> tuple[CUresult, Any]:
     """HIP's hipStreamGetFlags."""
 
@@ -7717,10 +7714,10 @@ def cuStreamWriteValue64_v2(stream: Any, ptr: Any, value: Any, flags: Any) -> tu
     """HIP's (called as HIP's bindings call it) hipStreamWriteValue64."""
 
 def cuSurfObjectCreate(pResDesc: Any) -> tuple[CUresult, Any]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """cuda-python's cuSurfObjectCreate, run by HIP's hipCreateSurfaceObject."""
 
-def cuSurfObjectDestroy(surfObject: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+def cuSurfObjectDestroy(surfaceObject: Any) -> tuple[CUresult]:
+    """HIP's hipDestroySurfaceObject."""
 
 def cuSurfObjectGetResourceDesc(surfObject: Any) -> tuple[CUresult, Any]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""

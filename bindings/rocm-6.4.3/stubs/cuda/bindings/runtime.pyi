@@ -7191,6 +7191,12 @@ def cuStreamWriteValue64(stream: Any, addr: Any, value: Any, flags: Any) -> tupl
 def cuStreamWriteValue64_v2(stream: Any, ptr: Any, value: Any, flags: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipStreamWriteValue64."""
 
+def cuSurfObjectCreate(pResDesc: Any) -> tuple[CUresult, Any]:
+    """cuda-python's cuSurfObjectCreate, run by HIP's hipCreateSurfaceObject."""
+
+def cuSurfObjectDestroy(surfaceObject: Any) -> tuple[CUresult]:
+    """HIP's hipDestroySurfaceObject."""
+
 def cuTexObjectCreate(pResDesc: Any, pTexDesc: Any, pResViewDesc: Any) -> tuple[CUresult, Any]:
     """cuda-python's cuTexObjectCreate, run by HIP's hipTexObjectCreate."""
 
@@ -7549,7 +7555,7 @@ def cudaExternalMemoryGetMappedBuffer(extMem: Any, bufferDesc: Any) -> tuple[cud
     """cuda-python's cudaExternalMemoryGetMappedBuffer, run by HIP's hipExternalMemoryGetMappedBuffer."""
 
 def cudaExternalMemoryGetMappedMipmappedArray(extMem: Any, mipmapDesc: Any) -> tuple[cudaError_t, Any]:
-    """Not supported by HIP: returns cudaErrorNotSupported (no HIP function)."""
+    """Not supported by HIP: returns cudaErrorNotSupported (HIP's hipExternalMemoryGetMappedMipmappedArray takes other parameters)."""
 
 def cudaFree(ptr: Any) -> tuple[cudaError_t]:
     """HIP's hipFree."""
@@ -8005,7 +8011,7 @@ def cudaLaunchHostFunc(stream: Any, fn: Any, userData: Any) -> tuple[cudaError_t
     """HIP's hipLaunchHostFunc."""
 
 def cudaLaunchHostFunc_v2(stream: Any, fn: Any, userData: Any, syncMode: Any) -> tuple[cudaError_t]:
-    """Not supported by HIP: returns cudaErrorNotSupported (no HIP function)."""
+    """Not supported by HIP: returns cudaErrorNotSupported (HIP's hipLaunchHostFunc takes other parameters)."""
 
 def cudaLaunchKernel(func: Any, gridDim: Any, blockDim: Any, args: Any, sharedMem: Any, stream: Any) -> tuple[cudaError_t]:
     """cuda-python's cudaLaunchKernel, run by HIP's hipLaunchKernel."""
@@ -8350,9 +8356,6 @@ def cudaStreamGetCaptureInfo(stream: Any) -> tuple[cudaError_t, Any, Any]:
     """HIP's (called as HIP's bindings call it) hipStreamGetCaptureInfo."""
 
 def cudaStreamGetDevResource(hStream: Any, typename: Any) -> tuple[cudaError_t, Any]:
-    """Not supported by HIP: returns cudaErrorNotSupported (no HIP function)."""
-
-def cudaStreamGetDevice(hStream: Any) -> tuple[cudaError_t, Any]:
     """Not supported by HIP: returns cudaErrorNotSupported (no HIP function)."""
 
 def cudaStreamGetFlags(stream: Any) -> tuple[cudaError_t, Any]:

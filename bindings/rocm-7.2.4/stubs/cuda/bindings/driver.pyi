@@ -7396,7 +7396,7 @@ def cuCtxGetDevice() -> tuple[CUresult, Any]:
     """cuda-python's cuCtxGetDevice, run by HIP's hipCtxGetDevice."""
 
 def cuCtxGetDevice_v2(ctx: Any) -> tuple[CUresult, Any]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipCtxGetDevice takes other parameters)."""
 
 def cuCtxGetExecAffinity(typename: Any) -> tuple[CUresult, Any]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
@@ -7453,7 +7453,7 @@ def cuCtxSynchronize() -> tuple[CUresult]:
     """HIP's hipCtxSynchronize."""
 
 def cuCtxSynchronize_v2(ctx: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipCtxSynchronize takes other parameters)."""
 
 def cuCtxWaitEvent(hCtx: Any, hEvent: Any) -> tuple[CUresult]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
@@ -7540,7 +7540,7 @@ def cuDeviceGetProperties(dev: Any) -> tuple[CUresult, Any]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
 
 def cuDeviceGetTexture1DLinearMaxWidth(format: Any, numChannels: Any, dev: Any) -> tuple[CUresult, Any]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipDeviceGetTexture1DLinearMaxWidth takes other parameters)."""
 
 def cuDeviceGetUuid(dev: Any) -> tuple[CUresult, Any]:
     """cuda-python's cuDeviceGetUuid, run by HIP's hipDeviceGetUuid."""
@@ -7657,7 +7657,7 @@ def cuExternalMemoryGetMappedBuffer(extMem: Any, bufferDesc: Any) -> tuple[CUres
     """cuda-python's cuExternalMemoryGetMappedBuffer, run by HIP's hipExternalMemoryGetMappedBuffer."""
 
 def cuExternalMemoryGetMappedMipmappedArray(extMem: Any, mipmapDesc: Any) -> tuple[CUresult, Any]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipExternalMemoryGetMappedMipmappedArray takes other parameters)."""
 
 def cuFabricCpyBatchAsync(numOps: Any, flags: Any, hStream: Any) -> tuple[CUresult, Any]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
@@ -7687,16 +7687,16 @@ def cuFuncLoad(function: Any) -> tuple[CUresult]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
 
 def cuFuncSetAttribute(hfunc: Any, attrib: Any, value: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipFuncSetAttribute takes other parameters)."""
 
 def cuFuncSetBlockShape(hfunc: Any, x: Any, y: Any, z: Any) -> tuple[CUresult]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
 
 def cuFuncSetCacheConfig(hfunc: Any, config: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipFuncSetCacheConfig takes other parameters)."""
 
 def cuFuncSetSharedMemConfig(hfunc: Any, config: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipFuncSetSharedMemConfig takes other parameters)."""
 
 def cuFuncSetSharedSize(hfunc: Any, bytes: Any) -> tuple[CUresult]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
@@ -7759,7 +7759,7 @@ def cuGraphAddNode(hGraph: Any, dependencies: Any, dependencyData: Any, numDepen
     """cuda-python's cuGraphAddNode, run by HIP's hipGraphAddNode."""
 
 def cuGraphAddNode_v3(hGraph: Any, dependencies: Any, dependencyData: Any, numDependencies: Any, nodeParams: Any) -> tuple[CUresult, Any]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipGraphAddNode takes other parameters)."""
 
 def cuGraphBatchMemOpNodeGetParams(hNode: Any) -> tuple[CUresult, Any]:
     """cuda-python's cuGraphBatchMemOpNodeGetParams, run by HIP's hipGraphBatchMemOpNodeGetParams."""
@@ -7956,9 +7956,6 @@ def cuGraphNodeSetEnabled(hGraphExec: Any, hNode: Any, isEnabled: Any) -> tuple[
 def cuGraphNodeSetParams(hNode: Any, nodeParams: Any) -> tuple[CUresult]:
     """cuda-python's cuGraphNodeSetParams, run by HIP's hipGraphNodeSetParams."""
 
-def cuGraphNodeSetParams_v2(hNode: Any, nodeParams: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
-
 def cuGraphReleaseUserObject(graph: Any, object: Any, count: Any) -> tuple[CUresult]:
     """HIP's hipGraphReleaseUserObject."""
 
@@ -8089,7 +8086,7 @@ def cuLaunchHostFunc(stream: Any, fn: Any, userData: Any) -> tuple[CUresult]:
     """HIP's hipLaunchHostFunc."""
 
 def cuLaunchHostFunc_v2(hStream: Any, fn: Any, userData: Any, syncMode: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipLaunchHostFunc takes other parameters)."""
 
 def cuLaunchKernel(f: Any, gridDimX: Any, gridDimY: Any, gridDimZ: Any, blockDimX: Any, blockDimY: Any, blockDimZ: Any, sharedMemBytes: Any, hStream: Any, kernelParams: Any, extra: Any) -> tuple[CUresult]:
     """cuda-python's cuLaunchKernel, run by HIP's hipModuleLaunchKernel."""
@@ -8389,7 +8386,7 @@ def cuMemUnmap(ptr: Any, size: Any) -> tuple[CUresult]:
     """cuda-python's cuMemUnmap, run by HIP's hipMemUnmap."""
 
 def cuMemcpy(dst: Any, src: Any, ByteCount: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipMemcpy takes other parameters)."""
 
 def cuMemcpy2D(pCopy: Any) -> tuple[CUresult]:
     """HIP's hipMemcpyParam2D."""
@@ -8421,12 +8418,6 @@ def cuMemcpy3DAsync_v2(pCopy: Any, stream: Any) -> tuple[CUresult]:
 def cuMemcpy3DBatchAsync(numOps: Any, flags: Any, hStream: Any) -> tuple[CUresult, Any]:
     """cuda-python's cuMemcpy3DBatchAsync, run by HIP's hipMemcpy3DBatchAsync."""
 
-def cuMemcpy3DPeer(pCopy: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
-
-def cuMemcpy3DPeerAsync(pCopy: Any, hStream: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
-
 def cuMemcpy3DWithAttributesAsync(flags: Any, hStream: Any) -> tuple[CUresult, Any]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
 
@@ -8434,7 +8425,7 @@ def cuMemcpy3D_v2(pCopy: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipDrvMemcpy3D."""
 
 def cuMemcpyAsync(dst: Any, src: Any, ByteCount: Any, hStream: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipMemcpyAsync takes other parameters)."""
 
 def cuMemcpyAtoA(dstArray: Any, dstOffset: Any, srcArray: Any, srcOffset: Any, ByteCount: Any) -> tuple[CUresult]:
     """HIP's hipMemcpyAtoA."""
@@ -8518,10 +8509,10 @@ def cuMemcpyHtoD_v2(dst: Any, src: Any, sizeBytes: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipMemcpyHtoD."""
 
 def cuMemcpyPeer(dstDevice: Any, dstContext: Any, srcDevice: Any, srcContext: Any, ByteCount: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipMemcpyPeer takes other parameters)."""
 
 def cuMemcpyPeerAsync(dstDevice: Any, dstContext: Any, srcDevice: Any, srcContext: Any, ByteCount: Any, hStream: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (HIP's hipMemcpyPeerAsync takes other parameters)."""
 
 def cuMemcpyWithAttributesAsync(dst: Any, src: Any, size: Any, hStream: Any) -> tuple[CUresult, Any]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
@@ -8778,9 +8769,6 @@ def cuStreamGetCtx_v2(hStream: Any) -> tuple[CUresult, Any, Any]:
 def cuStreamGetDevResource(hStream: Any, typename: Any) -> tuple[CUresult, Any]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
 
-def cuStreamGetDevice(hStream: Any) -> tuple[CUresult, Any]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
-
 def cuStreamGetFlags(stream: Any) -> tuple[CUresult, Any]:
     """HIP's hipStreamGetFlags."""
 
@@ -8836,10 +8824,10 @@ def cuStreamWriteValue64_v2(stream: Any, ptr: Any, value: Any, flags: Any) -> tu
     """HIP's (called as HIP's bindings call it) hipStreamWriteValue64."""
 
 def cuSurfObjectCreate(pResDesc: Any) -> tuple[CUresult, Any]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+    """cuda-python's cuSurfObjectCreate, run by HIP's hipCreateSurfaceObject."""
 
-def cuSurfObjectDestroy(surfObject: Any) -> tuple[CUresult]:
-    """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
+def cuSurfObjectDestroy(surfaceObject: Any) -> tuple[CUresult]:
+    """HIP's hipDestroySurfaceObject."""
 
 def cuSurfObjectGetResourceDesc(surfObject: Any) -> tuple[CUresult, Any]:
     """Not supported by HIP: returns CUDA_ERROR_NOT_SUPPORTED (no HIP function)."""
