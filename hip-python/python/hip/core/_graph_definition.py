@@ -298,7 +298,7 @@ class GraphNode:
             raise TypeError(f"embed takes a GraphDefinition, got {type(child).__name__}")
         node = self._add("hipGraphAddChildGraphNode", ChildGraphNode, {}, child._handle)
         copy = check("hipGraphChildGraphNodeGetGraph", hip.hipGraphChildGraphNodeGetGraph(node._handle))
-        node._attrs["child_graph"] = _copied(child, copy, node)
+        node._attrs["child_graph"] = _copied(copy, node)
         return node
 
     def record(self, event: Event) -> EventRecordNode:
@@ -395,16 +395,11 @@ def _memset_value(value) -> tuple[int, int]:
     return len(data), int.from_bytes(data, sys.byteorder)
 
 
-def _copied(child: GraphDefinition, copy, node: GraphNode) -> GraphDefinition:
-    """The child graph HIP copied into `node`, its nodes matched to the original's in order
-    (HIP lists a graph's nodes in the order they were added)."""
-    count = check("hipGraphGetNodes", hip.hipGraphGetNodes(copy))[1]
+def _copied(copy, node: GraphNode) -> GraphDefinition:
+    """The child graph HIP copied into `node`. Its nodes are HIP's copies, which the bindings'
+    listing calls do not give (they answer one node): it lists none here."""
     view = GraphDefinition._view(copy, {}, {})
     view._parent = node  # the copy lives as long as the node's graph
-    if count != len(child._nodes):
-        return view
-    view._nodes = dict(child._nodes)
-    view._succ = {k: set(v) for k, v in child._succ.items()}
     return view
 
 
