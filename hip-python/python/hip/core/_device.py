@@ -16,7 +16,15 @@ from ._stream import Stream, default_stream
 from ._utils.cuda_utils import ComputeCapability, CUDAError, check, check_or_create_options
 from ._utils.version import binding_version
 
-_tls = threading.local()
+
+class _ThreadDevices(threading.local):
+    """This thread's `Device` objects by ordinal (cuda.core's test helpers read `devices`)."""
+
+    def __init__(self):
+        self.devices = {}
+
+
+_tls = _ThreadDevices()
 
 
 class DeviceProperties:
@@ -89,7 +97,7 @@ class Device:
         try:
             # The common case, kept short: a device this thread has asked for before.
             return _tls.devices[device_id]
-        except (AttributeError, KeyError, TypeError):
+        except (KeyError, TypeError):
             return cls._make(device_id)
 
     @classmethod
@@ -97,9 +105,7 @@ class Device:
         if isinstance(device_id, Device):
             return device_id
         ordinal = _ordinal.device_ordinal(device_id)
-        devices = getattr(_tls, "devices", None)
-        if devices is None:
-            devices = _tls.devices = {}
+        devices = _tls.devices
         device = devices.get(ordinal)
         if device is None:
             device = devices[ordinal] = object.__new__(cls)

@@ -48,6 +48,7 @@ class ProgramOptions:
     restrict: bool | None = None
     device_as_default_execution_space: bool | None = None
     device_int128: bool | None = None
+    device_float128: bool | None = None
     optimization_info: str | None = None
     no_display_error_number: bool | None = None
     diag_error: int | list | tuple | None = None
@@ -59,6 +60,19 @@ class ProgramOptions:
     fdevice_syntax_only: bool | None = None
     minimal: bool | None = None
     no_cache: bool | None = None
+    fdevice_time_trace: str | None = None
+    frandom_seed: str | None = None
+    ofast_compile: str | None = None
+    pch: bool | None = None
+    create_pch: str | None = None
+    use_pch: str | None = None
+    pch_dir: str | None = None
+    pch_verbose: bool | None = None
+    pch_messages: bool | None = None
+    instantiate_templates_in_pch: bool | None = None
+    extra_sources: list | tuple | None = None
+    use_libdevice: bool | None = None
+    numba_debug: bool | None = None
 
     def _target(self) -> str:
         """The architecture to compile for: `sm_90` on NVIDIA, `gfx90a` on AMD."""
@@ -127,10 +141,15 @@ def _nvrtc_flags(o: ProgramOptions, target_type: str) -> list[str]:
         "--restrict": o.restrict,
         "--device-as-default-execution-space": o.device_as_default_execution_space,
         "--device-int128": o.device_int128,
+        "--device-float128": o.device_float128,
         "--no-display-error-number": o.no_display_error_number,
         "--fdevice-syntax-only": o.fdevice_syntax_only,
         "--minimal": o.minimal,
         "--no-cache": o.no_cache,
+        "--pch": o.pch,
+        "--pch-verbose": o.pch_verbose,
+        "--pch-messages": o.pch_messages,
+        "--instantiate-templates-in-pch": o.instantiate_templates_in_pch,
     }
     flags += [name for name, on in switches.items() if on]
     if o.device_code_optimize:
@@ -166,6 +185,16 @@ def _nvrtc_flags(o: ProgramOptions, target_type: str) -> list[str]:
         flags.append(f"--time={o.time}")
     if o.split_compile is not None:
         flags.append(f"--split-compile={o.split_compile}")
+    for name, value in (
+        ("--fdevice-time-trace", o.fdevice_time_trace),
+        ("--frandom-seed", o.frandom_seed),
+        ("--Ofast-compile", o.ofast_compile),
+        ("--create-pch", o.create_pch),
+        ("--use-pch", o.use_pch),
+        ("--pch-dir", o.pch_dir),
+    ):
+        if value is not None:
+            flags.append(f"{name}={value}")
     return flags
 
 
@@ -192,6 +221,20 @@ _NVRTC_ONLY = (
     "no_cache",
     "restrict",
     "device_int128",
+    "device_float128",
+    "fdevice_time_trace",
+    "frandom_seed",
+    "ofast_compile",
+    "pch",
+    "create_pch",
+    "use_pch",
+    "pch_dir",
+    "pch_verbose",
+    "pch_messages",
+    "instantiate_templates_in_pch",
+    "extra_sources",
+    "use_libdevice",
+    "numba_debug",
 )
 
 
