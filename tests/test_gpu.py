@@ -856,7 +856,7 @@ def test_core_properties_occupancy_and_cooperative_limits():
     dev.set_current()
     props = dev.properties
     assert isinstance(props.managed_memory, bool) and isinstance(props.multiprocessor_count, int)
-    assert props.max_blocks_per_multiprocessor > 0 and props.warp_size in (32, 64)
+    assert props.max_threads_per_multiprocessor > 0 and props.warp_size in (32, 64)
     src = 'extern "C" __global__ void touch(int* x) { x[threadIdx.x] = 1; }'
     kernel = (
         core.Program(src, "c++", core.ProgramOptions(arch=f"sm_{dev.arch}"))
