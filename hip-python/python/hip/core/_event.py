@@ -135,7 +135,8 @@ class Event:
         """What another process opens this event with (`Event.from_ipc_descriptor`)."""
         if not self.is_ipc_enabled:
             raise RuntimeError(f"Event {self!r} is not IPC-enabled")
-        handle = check("hipIpcGetEventHandle", hip.hipIpcGetEventHandle(self._handle))
+        handle = hip.hipIpcEventHandle_t()
+        check("hipIpcGetEventHandle", hip.hipIpcGetEventHandle(handle, self._handle))
         return IPCEventDescriptor._init(bytes(handle.reserved), self.is_blocking_sync)
 
     @classmethod
@@ -155,14 +156,17 @@ class Event:
         if handle is not None:
             hip.hipEventDestroy(handle)
 
+    def _key(self) -> int:
+        return 0 if self._handle is None else int(self._handle)
+
     def __eq__(self, other):
-        return isinstance(other, Event) and int(other._handle) == int(self._handle)
+        return isinstance(other, Event) and other._key() == self._key()
 
     def __hash__(self):
-        return hash(int(self._handle))
+        return hash(self._key())
 
     def __repr__(self):
-        return f"<Event handle={int(self._handle):#x}>"
+        return f"<Event handle={self._key():#x}>"
 
 
 class IPCEventDescriptor:

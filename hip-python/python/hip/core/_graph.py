@@ -197,6 +197,7 @@ class Graph:
             graph = source._graph
         elif definition_class is not None and isinstance(source, definition_class):
             graph = source.handle
+            self._keep = source._parameters()
         else:
             raise TypeError(f"expected GraphBuilder or GraphDefinition, got {type(source).__name__}")
         status, _, result = hip.hipGraphExecUpdate(self._exec, graph)

@@ -100,8 +100,15 @@ class GraphDefinition:
         return node
 
     def instantiate(self, options=None) -> _graph.Graph:
-        """An executable `Graph` of the graph as it is now."""
-        return _graph.instantiate(self._handle, options)
+        """An executable `Graph` of the graph as it is now; it keeps the kernels (their
+        modules) and events its nodes use alive."""
+        graph = _graph.instantiate(self._handle, options)
+        graph._keep = self._parameters()
+        return graph
+
+    def _parameters(self) -> list[dict]:
+        """What the nodes use (kernels, events, copies): an executable graph keeps it."""
+        return [attrs for _, attrs in self._nodes.values()]
 
     def debug_dot_print(self, path, options=None) -> None:
         if options is not None and not isinstance(options, _graph.GraphDebugPrintOptions):
@@ -207,7 +214,8 @@ class GraphNode:
     # -- builders: each adds one node depending on this one --------------------------------
 
     def _add(self, call: str, cls: type, attrs: dict, *args, after=()) -> GraphNode:
-        deps = [n for n in (self, *after) if n._handle is not None]
+        # Each dependency once (HIP would keep a repeated edge twice).
+        deps = list({n._key(): n for n in (self, *after) if n._handle is not None}.values())
         graph = self._graph
         for dep in deps:
             if dep._graph != graph:
@@ -298,7 +306,7 @@ class GraphNode:
             raise TypeError(f"embed takes a GraphDefinition, got {type(child).__name__}")
         node = self._add("hipGraphAddChildGraphNode", ChildGraphNode, {}, child._handle)
         copy = check("hipGraphChildGraphNodeGetGraph", hip.hipGraphChildGraphNodeGetGraph(node._handle))
-        node._attrs["child_graph"] = _copied(copy, node)
+        node._attrs["copy"] = (copy, _cloned_topology(child, copy))
         return node
 
     def record(self, event: Event) -> EventRecordNode:
@@ -383,7 +391,9 @@ def _memset_value(value) -> tuple[int, int]:
     """(element size, value) of a memset's value: an int is one byte; bytes or a NumPy scalar
     their own width (1, 2 or 4), read in the host's byte order."""
     if isinstance(value, int) and not isinstance(value, bool):
-        return 1, value & 0xFF
+        if not 0 <= value < 256:
+            raise OverflowError(f"memset value {value} does not fit in one byte (0-255)")
+        return 1, value
     try:
         data = bytes(memoryview(value))
     except TypeError:
@@ -395,12 +405,16 @@ def _memset_value(value) -> tuple[int, int]:
     return len(data), int.from_bytes(data, sys.byteorder)
 
 
-def _copied(copy, node: GraphNode) -> GraphDefinition:
-    """The child graph HIP copied into `node`. Its nodes are HIP's copies, which the bindings'
-    listing calls do not give (they answer one node): it lists none here."""
-    view = GraphDefinition._view(copy, {}, {})
-    view._parent = node  # the copy lives as long as the node's graph
-    return view
+def _cloned_topology(child: GraphDefinition, copy) -> tuple[dict, dict]:
+    """The nodes and edges of `copy`, HIP's clone of `child`: each of the child's nodes found
+    in it (`hipGraphNodeFindInClone`), with its class and parameters."""
+    clone_of = {}
+    for key in child._nodes:
+        found = hip.hipGraphNodeFindInClone(hip.hipGraphNode.fromObj(key), copy)
+        clone_of[key] = int(check("hipGraphNodeFindInClone", found))
+    nodes = {clone_of[k]: entry for k, entry in child._nodes.items()}
+    succ = {clone_of[k]: {clone_of[b] for b in v} for k, v in child._succ.items()}
+    return nodes, succ
 
 
 class AdjacencySetProxy(collections.abc.MutableSet):
@@ -531,7 +545,14 @@ class MemcpyNode(GraphNode):
 
 class ChildGraphNode(GraphNode):
     __slots__ = ()
-    child_graph = _property("child_graph")
+
+    @property
+    def child_graph(self) -> GraphDefinition:
+        """HIP's copy of the embedded graph (owned by this node's graph, kept alive by it)."""
+        copy, (nodes, succ) = self._attrs["copy"]
+        view = GraphDefinition._view(copy, nodes, succ)
+        view._parent = self
+        return view
 
 
 class EventRecordNode(GraphNode):

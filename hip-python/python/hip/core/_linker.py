@@ -28,7 +28,6 @@ _INPUTS = {
         "fatbin": "HIPRTC_JIT_INPUT_FATBINARY",
         "object": "HIPRTC_JIT_INPUT_OBJECT",
         "library": "HIPRTC_JIT_INPUT_LIBRARY",
-        "ltoir": "HIPRTC_JIT_INPUT_NVVM",
     },
 }
 
