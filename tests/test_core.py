@@ -375,6 +375,24 @@ def test_managed_batch_calls_check_their_arguments():
         discard_batch(LEGACY_DEFAULT_STREAM, [buf])
 
 
+def test_graph_node_types_and_memset_values_as_cuda_core_has_them():
+    from hip.core._graph_definition import _memset_value, node_type_enum
+
+    types = node_type_enum()
+    assert types.CU_GRAPH_NODE_TYPE_KERNEL == hip.hipGraphNodeType.hipGraphNodeTypeKernel
+    assert types.CU_GRAPH_NODE_TYPE_WAIT_EVENT == hip.hipGraphNodeType.hipGraphNodeTypeWaitEvent
+    assert types(int(hip.hipGraphNodeType.hipGraphNodeTypeMemAlloc)).name == "CU_GRAPH_NODE_TYPE_MEM_ALLOC"
+    assert _memset_value(42) == (1, 42)
+    assert _memset_value(b"\xab\xcd") == (2, int.from_bytes(b"\xab\xcd", sys.byteorder))
+    assert _memset_value(np.int32(7)) == (4, 7) and _memset_value(np.uint8(9)) == (1, 9)
+    with pytest.raises(ValueError, match="1, 2, or 4 bytes, got 3"):
+        _memset_value(b"\x01\x02\x03")
+    with pytest.raises(OverflowError, match="one byte"):
+        _memset_value(256)
+    with pytest.raises(TypeError, match="memset value"):
+        _memset_value(1.5)
+
+
 def test_properties_and_attribute_views_are_not_made_directly():
     from hip.core._graph_memory import GraphMemoryResourceAttributes
     from hip.core._module import KernelAttributes, KernelOccupancy
