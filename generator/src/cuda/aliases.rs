@@ -386,6 +386,17 @@ pub fn generate(
         .collect();
     let mut set = resolve(spec, release, &entries, libs)?;
     if let Some(conventions) = &spec.conventions {
+        // Every HIP function by its name, with its module.
+        let by_name: HashMap<&str, (&str, &crate::ir::Function)> = set
+            .modules
+            .iter()
+            .zip(libs)
+            .flat_map(|(m, lib)| {
+                lib.functions
+                    .iter()
+                    .map(move |f| (f.name.as_str(), (m.module.as_str(), f)))
+            })
+            .collect();
         let mut hip = crate::cuda::conventions::HipFunctions::new();
         for (m, lib) in set.modules.iter().zip(libs) {
             let by_name: HashMap<&str, &crate::ir::Function> =
@@ -397,13 +408,7 @@ pub fn generate(
             }
         }
         for (cuda, hip_name) in &conventions.hip_functions {
-            let found = set.modules.iter().zip(libs).find_map(|(m, lib)| {
-                lib.functions
-                    .iter()
-                    .find(|f| &f.name == hip_name)
-                    .map(|f| (m.module.as_str(), f))
-            });
-            if let Some(target) = found {
+            if let Some(&target) = by_name.get(hip_name.as_str()) {
                 hip.insert(cuda.as_str(), target);
             }
         }
@@ -414,16 +419,6 @@ pub fn generate(
                 records.map(&a.cuda, &a.hip);
             }
         }
-        let by_name: HashMap<&str, (&str, &crate::ir::Function)> = set
-            .modules
-            .iter()
-            .zip(libs)
-            .flat_map(|(m, lib)| {
-                lib.functions
-                    .iter()
-                    .map(move |f| (f.name.as_str(), (m.module.as_str(), f)))
-            })
-            .collect();
         let apis = crate::cuda::conventions::generate(
             conventions,
             cuda_headers,

@@ -13,6 +13,7 @@ from ._context import Context
 from ._event import Event, EventOptions
 from ._memory import Buffer, DeviceMemoryResource, MemoryResource, _SynchronousMemoryResource
 from ._stream import Stream, default_stream
+from ._utils import names
 from ._utils.cuda_utils import ComputeCapability, CUDAError, check, check_or_create_options
 from ._utils.version import binding_version
 
@@ -70,14 +71,10 @@ def _property_names() -> frozenset[str]:
     return (_properties.BOOLS | _properties.INTS) - _properties.CUDA_13
 
 
-def _camel(name: str) -> str:
-    return "".join(p[:1].upper() + p[1:] for p in name.split("_"))
-
-
 def _attribute(name: str):
     """HIP's `hipDeviceAttribute_t` member for cuda.core's property `name`, or None."""
     members = hip.hipDeviceAttribute_t.__members__
-    for candidate in (_properties.RENAMED.get(name), _camel(name)):
+    for candidate in (_properties.RENAMED.get(name), names.camel(name)):
         if candidate and f"hipDeviceAttribute{candidate}" in members:
             return members[f"hipDeviceAttribute{candidate}"]
     return None

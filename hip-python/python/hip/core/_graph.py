@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 import weakref
 
 from hip import hip
 
 from . import _stream
 from ._event import EventOptions
+from ._utils import names
 from ._utils.cuda_utils import CUDAError, check, check_or_create_options
 
 _MODES = {"global": 0, "thread_local": 1, "relaxed": 2}
@@ -202,10 +202,9 @@ class Graph:
             raise TypeError(f"expected GraphBuilder or GraphDefinition, got {type(source).__name__}")
         status, _, result = hip.hipGraphExecUpdate(self._exec, graph)
         if status != 0:
-            name = result.name.removeprefix("hipGraphExecUpdate")
-            words = re.findall(r"[A-Z][a-z0-9]*", name)
-            cuda_name = "CU_GRAPH_EXEC_UPDATE_" + "_".join(w.upper() for w in words)
-            raise CUDAError(f"Graph update failed: {' '.join(words).lower()} ({cuda_name})", status)
+            cuda_name = names.cuda_member("CU_GRAPH_EXEC_UPDATE_", result.name, "hipGraphExecUpdate")
+            what = " ".join(names.words(result.name.removeprefix("hipGraphExecUpdate"))).lower()
+            raise CUDAError(f"Graph update failed: {what} ({cuda_name})", status)
 
     def close(self) -> None:
         self._finalizer()

@@ -10,16 +10,16 @@ from __future__ import annotations
 import collections.abc
 import enum
 import functools
-import re
 import sys
 import weakref
 
 from hip import hip
 
-from . import _graph, _ordinal
+from . import _graph, _memory, _ordinal
 from ._event import Event
 from ._launch_config import LaunchConfig
 from ._module import Kernel
+from ._utils import names
 from ._utils.cuda_utils import CUDAError, Exit, check
 
 #: Every node object alive, by its HIP handle: one object per node.
@@ -30,10 +30,10 @@ _node_registry: weakref.WeakValueDictionary[int, GraphNode] = weakref.WeakValueD
 def node_type_enum() -> type[enum.IntEnum]:
     """HIP's node types under CUDA's names (`CU_GRAPH_NODE_TYPE_KERNEL`), as cuda.core's
     `node.type` answers: each `hipGraphNodeType<Name>` as `CU_GRAPH_NODE_TYPE_<NAME>`."""
-    members = {}
-    for name, member in hip.hipGraphNodeType.__members__.items():
-        words = re.findall(r"[A-Z][a-z0-9]*", name.removeprefix("hipGraphNodeType"))
-        members["CU_GRAPH_NODE_TYPE_" + "_".join(w.upper() for w in words)] = int(member)
+    members = {
+        names.cuda_member("CU_GRAPH_NODE_TYPE_", name, "hipGraphNodeType"): int(member)
+        for name, member in hip.hipGraphNodeType.__members__.items()
+    }
     return enum.IntEnum("CUgraphNodeType", members)
 
 
@@ -388,21 +388,8 @@ def _dim3(sizes: tuple[int, int, int]):
 
 
 def _memset_value(value) -> tuple[int, int]:
-    """(element size, value) of a memset's value: an int is one byte; bytes or a NumPy scalar
-    their own width (1, 2 or 4), read in the host's byte order."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        if not 0 <= value < 256:
-            raise OverflowError(f"memset value {value} does not fit in one byte (0-255)")
-        return 1, value
-    try:
-        data = bytes(memoryview(value))
-    except TypeError:
-        raise TypeError(
-            f"memset value must be an int or 1, 2 or 4 bytes, got {type(value).__name__}"
-        ) from None
-    if len(data) not in (1, 2, 4):
-        raise ValueError(f"value must be 1, 2, or 4 bytes, got {len(data)}")
-    return len(data), int.from_bytes(data, sys.byteorder)
+    """(element size, value) of a memset's value, as `Buffer.fill` reads its value."""
+    return _memory.fill_pattern(value, "memset")
 
 
 def _cloned_topology(child: GraphDefinition, copy) -> tuple[dict, dict]:

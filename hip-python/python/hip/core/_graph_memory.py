@@ -12,6 +12,7 @@ from hip import hip
 from . import _ordinal
 from ._memory import Buffer, MemoryResource
 from ._stream import Stream_accept
+from ._utils import names
 from ._utils.cuda_utils import check
 
 _lock = threading.Lock()
@@ -107,8 +108,7 @@ class GraphMemoryResourceAttributes:
 
     @staticmethod
     def _member(name: str):
-        words = "".join(w.capitalize() for w in name.split("_"))
-        return getattr(hip.hipGraphMemAttributeType, f"hipGraphMemAttr{words}")
+        return getattr(hip.hipGraphMemAttributeType, f"hipGraphMemAttr{names.camel(name)}")
 
     def _read(self, name: str) -> int:
         cell = bytearray(8)

@@ -11,6 +11,7 @@ from hip import _native, hip
 
 from . import _dlpack, _ordinal
 from ._stream import Stream, Stream_accept, default_stream
+from ._utils import names
 from ._utils.cuda_utils import CUDAError, Exit, check, check_or_create_options
 
 _DEFAULT_KIND = 4  # hipMemcpyDefault: the runtime tells host from device memory by address
@@ -129,7 +130,7 @@ class Buffer:
     def fill(self, value, *, stream) -> None:
         """Sets every byte (an int 0-255, or 1 byte), or every 2 or 4 bytes (a bytes value that long)."""
         stream = Stream_accept(stream)
-        width, pattern = _fill_pattern(value)
+        width, pattern = fill_pattern(value)
         if self._size % width:
             raise ValueError(f"buffer size ({self._size}) must be divisible by {width}")
         call = {1: "hipMemsetD8Async", 2: "hipMemsetD16Async", 4: "hipMemsetD32Async"}[width]
@@ -180,16 +181,18 @@ def _check_sizes(src: Buffer, dst: Buffer) -> None:
         )
 
 
-def _fill_pattern(value) -> tuple[int, int]:
+def fill_pattern(value, what: str = "fill") -> tuple[int, int]:
+    """(width, pattern) of a fill or memset value (`what` names it in errors): an int is one
+    byte; bytes or a NumPy scalar their own width (1, 2 or 4), read in the host's byte order."""
     if isinstance(value, int) and not isinstance(value, bool):
         if not 0 <= value <= 255:
-            raise OverflowError(f"fill value {value} does not fit in one byte (0-255)")
+            raise OverflowError(f"{what} value {value} does not fit in one byte (0-255)")
         return 1, value
     try:
         data = bytes(memoryview(value))
     except TypeError:
         raise TypeError(
-            f"fill value must be an int or a bytes-like object, got {type(value).__name__}"
+            f"{what} value must be an int or a bytes-like object, got {type(value).__name__}"
         ) from None
     if len(data) not in (1, 2, 4):
         raise ValueError(f"value must be 1, 2, or 4 bytes, got {len(data)}")
@@ -276,7 +279,7 @@ class MemoryPoolAttributes:
     def __getattr__(self, name: str):
         if name not in self._BOOLS + self._SIZES:
             raise AttributeError(name)
-        words = "".join(w.capitalize() for w in name.split("_"))
+        words = names.camel(name)
         members = hip.hipMemPoolAttr.__members__
         attr = members.get(f"hipMemPool{words}") or members[f"hipMemPoolAttr{words}"]
         cell = bytearray(8)
